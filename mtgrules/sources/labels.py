@@ -1,0 +1,74 @@
+"""Rule labels ("107.3", "107.3a", the old "104.3c") and the lines that carry them."""
+
+from __future__ import annotations
+
+import re
+
+from ..errors import QueryError
+
+# A label at the start of a line. After it may come "." and text, a space and text, or, in the
+# community Chinese files, the text glued straight on ("100.6b牌手"). Some official files
+# also glue the text after the dot ("901.4.All").
+_LINE_LABEL = re.compile(r"^(?P<label>\d{3}\.\d+[a-z]?)(?P<dot>\.)?(?P<rest>.*)$", re.S)
+# A section heading inside the rules: "1. Game Concepts", "107. Numbers and Symbols".
+SECTION_HEADING = re.compile(r"^(?P<label>\d{1,3})\.\s+(?P<title>\S.*)$")
+# References to rules inside a text: "rule 601", "107.3i", "规则107.3".
+RULE_REF = re.compile(r"(?<![\d.])(\d{3}(?:\.\d+[a-z]?)?)(?![\d])")
+_QUERY_LABEL = re.compile(r"^(?:\d{1,3}|\d{3}\.\d+[a-z]?)$")
+
+
+def split_labelled_line(line: str) -> tuple[str, str] | None:
+    """Return (label, text) when ``line`` starts with a rule label, else None."""
+    m = _LINE_LABEL.match(line)
+    if not m:
+        return None
+    label, rest = m["label"], m["rest"]
+    if not rest.strip():
+        return None
+    first = rest[0]
+    glued_ok = not first.isascii()  # Chinese text glued to the label
+    if m["dot"]:
+        # "100.1. Text" or "901.4.All": anything may follow the dot except another digit.
+        if first.isdigit():
+            return None
+    elif not (first.isspace() or glued_ok):
+        return None
+    return label, rest.strip()
+
+
+def parent_of(label: str) -> str | None:
+    """'107.3a' -> '107.3'; '107.3' -> '107'; '107' -> None."""
+    if label[-1].isalpha():
+        return label[:-1]
+    if "." in label:
+        return label.split(".")[0]
+    return None
+
+
+def parse_rule_label(text: str) -> str:
+    """Validate a rule label typed by a user ("107.3", "107.3g", "107.3." or "104")."""
+    label = text.strip().rstrip(".").lower()
+    if not _QUERY_LABEL.match(label):
+        raise QueryError(
+            f"'{text}' is not a rule label; give one such as 107.3, 107.3g or 107 (a section)."
+        )
+    return label
+
+
+def label_sort_key(label: str) -> tuple:
+    """Order labels as the rules do: 107.3 < 107.3a < 107.3p < 107.4 < 107.10."""
+    m = re.match(r"^(\d+)(?:\.(\d+)([a-z]?))?$", label)
+    if not m:
+        return (10**9, label)
+    return (int(m[1]), int(m[2] or -1), m[3] or "")
+
+
+def in_rule(label: str | None, rule: str) -> bool:
+    """True if ``label`` is ``rule`` itself or one of its subrules (107.3 holds 107.3a, not 107.30)."""
+    if label is None:
+        return False
+    if label == rule:
+        return True
+    if "." not in rule:
+        return label.startswith(rule + ".")
+    return len(label) == len(rule) + 1 and label.startswith(rule) and label[-1].isalpha()

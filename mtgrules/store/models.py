@@ -1,0 +1,163 @@
+"""SQLAlchemy 2 models. The schema itself changes only through migrations/ (Alembic)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Date,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class Revision(Base):
+    """One ingest: when, by which tool version, which files (with sha256) and what changed."""
+
+    __tablename__ = "revision"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    tool_version: Mapped[str] = mapped_column(String(32))
+    files: Mapped[list[Any]] = mapped_column(JSON)
+    summary: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class Document(Base):
+    """One distinct source file, identified by the sha256 of its bytes."""
+
+    __tablename__ = "document"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(255), index=True)
+    path: Mapped[str] = mapped_column(Text)
+    origin: Mapped[str | None] = mapped_column(Text)
+    sha256: Mapped[str] = mapped_column(String(64), unique=True)
+    encoding: Mapped[str] = mapped_column(String(32))
+    newline: Mapped[str] = mapped_column(String(64))
+    size: Mapped[int] = mapped_column(Integer)
+    revision_id: Mapped[int] = mapped_column(ForeignKey("revision.id"))
+    superseded_in: Mapped[int | None] = mapped_column(ForeignKey("revision.id"))
+
+
+class Edition(Base):
+    """One edition found in a document. Its identity is the hash of its parsed, normalized text."""
+
+    __tablename__ = "edition"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    document_id: Mapped[int] = mapped_column(ForeignKey("document.id"), index=True)
+    position: Mapped[int] = mapped_column(Integer)
+    content_hash: Mapped[str] = mapped_column(String(64), index=True)
+    language: Mapped[str] = mapped_column(String(16))
+    kind: Mapped[str] = mapped_column(String(16))
+    date: Mapped[dt.date | None] = mapped_column(Date)
+    title: Mapped[str | None] = mapped_column(Text)
+    layout: Mapped[str] = mapped_column(String(16))
+    clause_count: Mapped[int] = mapped_column(Integer)
+    rule_count: Mapped[int] = mapped_column(Integer)
+    revision_id: Mapped[int] = mapped_column(ForeignKey("revision.id"))
+    superseded_in: Mapped[int | None] = mapped_column(ForeignKey("revision.id"))
+
+    document: Mapped[Document] = relationship()
+    clauses: Mapped[list[Clause]] = relationship(
+        back_populates="edition", order_by="Clause.position", viewonly=True
+    )
+
+
+class EditionSource(Base):
+    """Another file that holds the same edition (same text, other bytes)."""
+
+    __tablename__ = "edition_source"
+
+    edition_id: Mapped[int] = mapped_column(ForeignKey("edition.id"), primary_key=True)
+    document_id: Mapped[int] = mapped_column(ForeignKey("document.id"), primary_key=True)
+
+
+class Clause(Base):
+    """One block of an edition, in order. Never updated in place."""
+
+    __tablename__ = "clause"
+    __table_args__ = (Index("ix_clause_edition_position", "edition_id", "position"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    edition_id: Mapped[int] = mapped_column(ForeignKey("edition.id"))
+    position: Mapped[int] = mapped_column(Integer)
+    line: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    label: Mapped[str | None] = mapped_column(String(32), index=True)
+    parent: Mapped[str | None] = mapped_column(String(32), index=True)
+    label_inferred: Mapped[bool] = mapped_column(Boolean, default=False)
+    term: Mapped[str | None] = mapped_column(Text)
+    raw: Mapped[str] = mapped_column(Text)
+    norm: Mapped[str] = mapped_column(Text)
+    flags: Mapped[list[Any]] = mapped_column(JSON)
+    refs: Mapped[list[Any]] = mapped_column(JSON)
+
+    edition: Mapped[Edition] = relationship(back_populates="clauses")
+
+
+class Alignment(Base):
+    """One run of the aligner over a pair of editions (or a rule across editions)."""
+
+    __tablename__ = "alignment"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    edition_a: Mapped[int] = mapped_column(ForeignKey("edition.id"), index=True)
+    edition_b: Mapped[int] = mapped_column(ForeignKey("edition.id"), index=True)
+    # The aligner's name, version and settings: links made by another signature are stale.
+    signature: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    stats: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class Link(Base):
+    """Clause <-> clause: the same rule in another language, edition or in the glossary."""
+
+    __tablename__ = "link"
+    __table_args__ = (Index("ix_link_alignment_source", "alignment_id", "source_clause_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    alignment_id: Mapped[int] = mapped_column(ForeignKey("alignment.id"))
+    kind: Mapped[str] = mapped_column(String(24))
+    source_clause_id: Mapped[int | None] = mapped_column(ForeignKey("clause.id"))
+    target_clause_id: Mapped[int | None] = mapped_column(ForeignKey("clause.id"), index=True)
+    score: Mapped[float] = mapped_column(Float)
+    evidence: Mapped[list[Any]] = mapped_column(JSON)
+    inferred_label: Mapped[str | None] = mapped_column(String(32))
+
+
+class Term(Base):
+    """A termbase entry: one form of a game-term concept in one language."""
+
+    __tablename__ = "term"
+    __table_args__ = (Index("ix_term_concept_language", "concept", "language"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    concept: Mapped[str] = mapped_column(String(100))
+    language: Mapped[str] = mapped_column(String(16))
+    form: Mapped[str] = mapped_column(String(200), index=True)
+    source: Mapped[str] = mapped_column(String(32))  # "termbase" (shipped) or "learned"
