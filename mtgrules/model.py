@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from .text.normalize import normalize_text
 
@@ -25,8 +26,9 @@ class Clause:
     label_inferred: bool = False
     line: int = 0
 
-    @property
+    @cached_property
     def norm(self) -> str:
+        # Read only once parsing is done (a rule's wrapped paragraphs are added to raw first).
         return normalize_text(self.raw)
 
 

@@ -17,6 +17,7 @@ CONTENTS = {"contents", "目录", "目錄", "table des matières", "índice", "c
 GLOSSARY = {"glossary", "词汇表", "詞彙表", "glossaire", "glosario"}
 CREDITS = {"credits", "版权信息", "致谢", "crédits", "créditos"}
 EXAMPLE = re.compile(r"^(?:Examples?|Exemples?|Ejemplos?)\s*:|^(?:例如|例)\s*[：:]")
+_HAS_DIGITS = re.compile(r"\d{3}")
 SEE_ALSO = re.compile(r"(?:See(?: also)?|参见|另参见|Voir|Véase)\s*(?:rule\s*)?([^.。]+)[.。]")
 
 
@@ -30,7 +31,7 @@ def looks_official(lines: list[str]) -> bool:
 
 
 def _refs(text: str) -> list[str]:
-    return sorted(set(RULE_REF.findall(text)))
+    return sorted(set(RULE_REF.findall(text))) if _HAS_DIGITS.search(text) else []
 
 
 def parse_official(lines: list[str], language: str) -> ParsedEdition:

@@ -36,7 +36,8 @@ _ITALIC = re.compile(r"(?<![\w{])_([^_\n]+)_(?![\w}])")
 def normalize_text(raw: str) -> str:
     """NFC, folded quotes and dashes, collapsed whitespace, no italic markers."""
     text = unicodedata.normalize("NFC", raw).translate(_QUOTES)
-    text = _ITALIC.sub(r"\1", text)
+    if "_" in text:
+        text = _ITALIC.sub(r"\1", text)
     return _SPACE.sub(" ", text).strip()
 
 

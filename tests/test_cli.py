@@ -1,0 +1,133 @@
+"""The `mtgrules` command as a user runs it: real processes, real stores, JSON contracts."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .conftest import run_cli
+
+COMMANDS = ["ingest", "editions", "show", "history"]
+
+# (arguments, expected exit code, text the one stderr line must hold)
+ERROR_CASES = [
+    (["show", "banana"], 2, "not a rule label"),
+    (["show", "999.9z"], 3, "in no edition"),
+    (["show", "107.3", "--lang", "de"], 3, "no de edition"),
+    (["show", "107.3", "--edition", "en-1999-01-01"], 3, "no edition 'en-1999-01-01'"),
+    (["editions", "--as-of", "99"], 3, "no revision 99"),
+]
+
+
+def test_help_is_instant_and_imports_nothing_heavy():
+    code = (
+        "import sys; from mtgrules.cli import cli;"
+        "from click.testing import CliRunner;"
+        "r = CliRunner().invoke(cli, ['--help']);"
+        "assert r.exit_code == 0, r.output;"
+        "heavy = [m for m in ('spacy', 'sqlalchemy', 'alembic', 'rapidfuzz', 'opencc') if m in sys.modules];"
+        "print(heavy)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_has_help(command):
+    result = run_cli(command, "--help")
+    assert result.returncode == 0
+    assert "Usage:" in result.stdout and len(result.stdout.splitlines()) > 4
+
+
+def test_version():
+    result = run_cli("--version")
+    assert result.returncode == 0 and "mtgrules" in result.stdout
+
+
+def test_editions_json(corpus_db: Path):
+    result = run_cli("editions", "--json", db=corpus_db)
+    assert result.returncode == 0, result.stderr
+    rows = json.loads(result.stdout)
+    for row in rows:
+        assert {"id", "language", "kind", "date", "source", "clauses"} <= row.keys()
+    newest = [r for r in rows if r["language"] == "en" and r["date"] == "2026-01-16"]
+    assert (
+        len(newest) == 1
+        and newest[0]["kind"] == "rules"
+        and newest[0]["source"] == "cr-en-2026-01-16"
+    )
+    glossary = [r for r in rows if r["kind"] == "glossary"]
+    assert [(g["language"], g["date"]) for g in glossary] == [("en", "2006-10-01")]
+
+
+def test_show_json_contract(corpus_db: Path):
+    result = run_cli("show", "107.3", "--json", db=corpus_db)
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["rule"] == "107.3"
+    by_source = {}
+    for ed in data["editions"]:
+        assert {"id", "language", "kind", "date", "source", "clauses"} <= ed.keys()
+        for c in ed["clauses"]:
+            assert {"label", "text", "kind"} <= c.keys()
+            assert c["kind"] in {"rule", "example", "heading", "glossary", "commentary", "noise"}
+        by_source.setdefault(ed["source"], []).append(ed)
+    # Editions before July 2009 numbered the X rule 104.3c: they have no 107.3.
+    assert "cr-en-2006-10-01" not in by_source
+    (spanish,) = by_source["page-es-107.3"]
+    unlabelled = [c for c in spanish["clauses"] if c["kind"] == "rule" and c["label"] is None]
+    assert len(unlabelled) == 14
+    (newest,) = [ed for ed in data["editions"] if ed["source"] == "cr-en-2026-01-16"]
+    labels = [c["label"] for c in newest["clauses"] if c["kind"] == "rule"]
+    assert labels == ["107.3"] + [f"107.3{ch}" for ch in "abcdefghijkmnp"]
+    # 107.30 and later are other rules, not subrules of 107.3.
+    assert all(
+        label is None or len(label) <= 6
+        for ed in data["editions"]
+        for label in [c["label"] for c in ed["clauses"]]
+    )
+
+
+def test_show_filters(corpus_db: Path):
+    result = run_cli("show", "107.3g", "--lang", "fr", "--json", db=corpus_db)
+    data = json.loads(result.stdout)
+    assert [ed["language"] for ed in data["editions"]] == ["fr"]
+    assert data["editions"][0]["clauses"][0]["text"].startswith("Toutes les occurrences de X")
+    text = run_cli("show", "107.3", "--edition", "zh-Hans-2026-01-16", db=corpus_db)
+    assert text.returncode == 0 and "一些物件上除了会使用字母X以外" in text.stdout
+
+
+def test_history_json(corpus_db: Path):
+    data = json.loads(run_cli("history", "--json", db=corpus_db).stdout)
+    assert len(data) == 1
+    rev = data[0]
+    assert rev["id"] == 1 and len(rev["files"]) == 27
+    assert all(len(f["sha256"]) == 64 for f in rev["files"])
+
+
+@pytest.mark.parametrize("args,code,message", ERROR_CASES)
+def test_errors_are_one_line(corpus_db: Path, args, code, message):
+    result = run_cli(*args, db=corpus_db)
+    assert result.returncode == code, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], result.stderr
+
+
+def test_bad_db_url_is_one_line(tmp_path: Path):
+    result = run_cli("--db", "nosuchdialect://x/y", "editions")
+    assert result.returncode != 0
+    assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+    folder = run_cli("--db", str(tmp_path), "editions")
+    assert folder.returncode == 4 and "is a folder" in folder.stderr
+
+
+def test_first_command_on_an_empty_store_ingests_the_bundled_corpus(empty_db: Path):
+    result = run_cli("show", "107.3g", "--lang", "es", db=empty_db)
+    assert result.returncode == 0, result.stderr
+    assert "ingesting the bundled corpus" in result.stderr
+    again = run_cli("show", "107.3", "--lang", "es", db=empty_db)
+    assert "ingesting" not in again.stderr
