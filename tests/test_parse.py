@@ -63,8 +63,9 @@ def independent_decode(data: bytes) -> str:
         return data.decode("cp1252")
 
 
-# A rule line: a label at the start, then a dot, a space or glued non-ASCII text.
-RULE_LINE = re.compile(r"^\s*\d{3}\.\d+[a-z]?(?:\.|\s|[^\x00-\x7f])")
+# A rule line: a label at the start, then a dot, a space or glued non-ASCII text. Three
+# lines in the 2006 and 2009 files split the label with a stray space ("606. 8b Players").
+RULE_LINE = re.compile(r"^\s*(?:\d{3}\.\d+[a-z]?(?:\.|\s|[^\x00-\x7f])|\d{3}\. \d+[a-z] )")
 
 
 def count_rule_lines(path: Path) -> int:
@@ -150,6 +151,14 @@ def test_examples_belong_to_their_rule():
             owner = next(p for p in reversed(clauses[:i]) if p.kind == "rule")
             assert c.parent == owner.label
             assert c.raw.startswith("Example")
+
+
+def test_label_split_by_a_stray_space_is_a_flagged_rule():
+    (edition,) = parse(EXTRA / "cr-en-2009-07-11.txt").editions
+    storm = next(c for c in edition.clauses if c.label == "702.37a")
+    assert storm.kind == "rule" and "broken-label" in storm.flags
+    assert storm.raw.startswith("Storm is a triggered ability")
+    assert not any(c.kind == "heading" and c.raw.startswith("37a") for c in edition.clauses)
 
 
 def test_community_chinese_duplicate_label_is_kept_twice():

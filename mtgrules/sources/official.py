@@ -17,6 +17,7 @@ CONTENTS = {"contents", "目录", "目錄", "table des matières", "índice", "c
 GLOSSARY = {"glossary", "词汇表", "詞彙表", "glossaire", "glosario"}
 CREDITS = {"credits", "版权信息", "致谢", "crédits", "créditos"}
 EXAMPLE = re.compile(r"^(?:Examples?|Exemples?|Ejemplos?)\s*:|^(?:例如|例)\s*[：:]")
+BROKEN_LABEL = re.compile(r"^(\d{3})\.\s+(\d+[a-z])\s+(\S.*)$")
 _HAS_DIGITS = re.compile(r"\d{3}")
 SEE_ALSO = re.compile(r"(?:See(?: also)?|参见|另参见|Voir|Véase)\s*(?:rule\s*)?([^.。]+)[.。]")
 
@@ -77,6 +78,11 @@ def parse_official(lines: list[str], language: str) -> ParsedEdition:
         if not text:
             continue
         labelled = split_labelled_line(text)
+        flags: list[str] = []
+        if not labelled and (m := BROKEN_LABEL.match(text)) is not None:
+            # "606. 8b Players win..." (2006) and "702. 37a Storm..." (2009): a label split by
+            # a stray space. It is rule 606.8b, not a section heading; flagged, text kept.
+            labelled, flags = (f"{m[1]}.{m[2]}", m[3]), ["broken-label"]
         if labelled:
             label, rest = labelled
             current = Clause(
@@ -85,7 +91,7 @@ def parse_official(lines: list[str], language: str) -> ParsedEdition:
                 label=label,
                 parent=parent_of(label),
                 refs=_refs(rest),
-                flags=find_damage(rest),
+                flags=flags + find_damage(rest),
                 line=n + 1,
             )
             clauses.append(current)
