@@ -3,6 +3,7 @@
 from alembic import context
 from sqlalchemy import engine_from_config, pool
 
+from mtgrules.search.index import include_object
 from mtgrules.store.models import Base
 
 config = context.config
@@ -16,6 +17,9 @@ def _configure(connection) -> None:
         # SQLite cannot ALTER most things; batch mode rebuilds tables instead.
         render_as_batch=True,
         compare_type=True,
+        # The search index (FTS5 virtual tables, or tsvector on PostgreSQL) is not in the
+        # models and must not show up as a difference to drop.
+        include_object=include_object,
     )
 
 
@@ -25,6 +29,7 @@ def run_migrations_offline() -> None:
         target_metadata=target_metadata,
         literal_binds=True,
         render_as_batch=True,
+        include_object=include_object,
     )
     with context.begin_transaction():
         context.run_migrations()

@@ -126,12 +126,20 @@ def ingest(app: AppContext, paths: tuple[Path, ...], as_json: bool) -> None:
 
     targets = list(paths) or [BUNDLED_CORPUS]
     show_progress = sys.stderr.isatty() and not as_json
-    with app.session() as s:
-        if show_progress:
-            with click.progressbar(length=0, label="Reading", file=sys.stderr) as bar:
-                report = ingest_paths(s, targets, on_file=lambda p: bar.update(1, p.name))
-        else:
-            report = ingest_paths(s, targets)
+    bars: list = []
+
+    def tick(path: Path, done: int, total: int) -> None:
+        if not bars:
+            bars.append(click.progressbar(length=total, label="Ingesting", file=sys.stderr))
+            bars[0].__enter__()
+        bars[0].update(1, path.name)
+
+    try:
+        with app.session() as s:
+            report = ingest_paths(s, targets, on_file=tick if show_progress else None)
+    finally:
+        if bars:
+            bars[0].__exit__(None, None, None)
     damage = {k: v for k, v in report.flags.items() if k in DAMAGE_FLAGS}
     if as_json:
         click.echo(
@@ -246,10 +254,330 @@ def history(app: AppContext, as_json: bool) -> None:
 # --- align commands (issue 3) ---
 
 
+@cli.command()
+@click.argument("rule", required=False)
+@click.option(
+    "--editions",
+    "edition_pair",
+    nargs=2,
+    metavar="A B",
+    help="Align two whole editions (ids or names such as en-2018-10-05 en-2019-10-04).",
+)
+@click.option(
+    "--date",
+    "date_of",
+    metavar="E",
+    help="Which official English editions does edition E match (e.g. es-page-es-107.3).",
+)
+@click.option(
+    "--learn-terms",
+    is_flag=True,
+    help="With --editions ENGLISH TRANSLATION: propose new termbase entries from the pairs.",
+)
+@click.option("--refresh", is_flag=True, help="Recompute even if a stored alignment exists.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@_as_of_option
+@pass_app
+def align(
+    app: AppContext,
+    rule: str | None,
+    edition_pair: tuple[str, str] | None,
+    date_of: str | None,
+    learn_terms: bool,
+    refresh: bool,
+    as_json: bool,
+    as_of: int | None,
+) -> None:
+    """Align RULE (e.g. 107.3) across every edition and language, or two whole editions.
+
+    Each clause is paired by content (numbers, symbols, game terms, cognates, labels), with
+    a score and the evidence. Examples: mtgrules align 107.3; mtgrules align --editions
+    en-2018-10-05 en-2019-10-04; mtgrules align --date es-page-es-107.3
+    """
+    from .align.report import as_jsonable, render, run_align
+    from .render import to_json
+
+    app.ensure_data()
+    with app.session() as s:
+        mode, result = run_align(
+            s,
+            rule=rule,
+            editions=edition_pair or None,
+            date=date_of,
+            as_of=as_of,
+            refresh=refresh,
+            learn_terms=learn_terms,
+        )
+        click.echo(to_json(as_jsonable(mode, result)) if as_json else render(mode, result))
+
+
 # --- drift, diff, trace and export commands (issue 4) ---
 
 
+def _report_options(f):
+    f = click.option(
+        "-o",
+        "--output",
+        type=click.Path(path_type=Path, dir_okay=False),
+        help="Write the report to this file instead of the terminal.",
+    )(f)
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(["text", "json", "md", "html"]),
+        default="text",
+        show_default=True,
+        help="text for the terminal, json, md (Markdown) or html (one self-contained page).",
+    )(f)
+
+
+def _exit_code_option(f):
+    return click.option(
+        "--exit-code",
+        is_flag=True,
+        help="Exit 1 when differences are found, 0 when none (as git diff --exit-code).",
+    )(f)
+
+
+def _emit(kind: str, report: dict, fmt: str, output: Path | None) -> None:
+    from .render import use_colour
+    from .reports import render_report
+
+    text = render_report(kind, report, fmt, colour=output is None and use_colour())
+    if output is None:
+        click.echo(text)
+        return
+    try:
+        output.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
+    except OSError as exc:
+        from .errors import InputError
+
+        raise InputError(f"cannot write {output}: {exc.strerror}; choose another -o path") from exc
+    click.echo(f"Wrote {output}", err=True)
+
+
+@cli.command()
+@click.argument("rule", required=False)
+@click.option(
+    "--edition", metavar="E", help="A whole edition: every rule it lacks or adds (no RULE)."
+)
+@click.option(
+    "--reference",
+    metavar="R",
+    help="Compare against this edition. Default: for RULE the newest English edition, "
+    "for --edition the English edition it follows.",
+)
+@click.option("--lang", "language", metavar="L", help="Only editions in this language (columns).")
+@_report_options
+@_exit_code_option
+@_as_of_option
+@pass_app
+def drift(
+    app: AppContext,
+    rule: str | None,
+    edition: str | None,
+    reference: str | None,
+    language: str | None,
+    fmt: str,
+    output: Path | None,
+    exit_code: bool,
+    as_of: int | None,
+) -> None:
+    """Coverage of RULE in every edition: what each lacks or renumbered (drift 107.3).
+
+    One row per clause of the reference, one column per edition, then for each edition the
+    clauses it lacks (with the text to translate), its renumberings, and QA checks.
+    """
+    from .errors import QueryError
+
+    if (rule is None) == (edition is None):
+        raise QueryError(
+            "give a rule (mtgrules drift 107.3) or a whole edition (mtgrules drift --edition E)"
+        )
+    app.ensure_data()
+    if rule is not None:
+        from .reports.drift import has_differences, rule_drift
+        from .sources.labels import parse_rule_label
+
+        label = parse_rule_label(rule)
+        with app.session() as s:
+            report = rule_drift(s, label, reference=reference, language=language, as_of=as_of)
+        kind = "rule_drift"
+    else:
+        from .reports.drift import edition_drift, has_differences
+
+        assert edition is not None
+        with app.session() as s:
+            report = edition_drift(s, edition, reference=reference, as_of=as_of)
+        kind = "edition_drift"
+    _emit(kind, report, fmt, output)
+    if exit_code and has_differences(report):
+        sys.exit(1)
+
+
+@cli.command()
+@click.argument("a")
+@click.argument("b")
+@click.option("--rule", metavar="RULE", help="Only this rule and its subrules (e.g. 107.3).")
+@_report_options
+@_exit_code_option
+@_as_of_option
+@pass_app
+def diff(
+    app: AppContext,
+    a: str,
+    b: str,
+    rule: str | None,
+    fmt: str,
+    output: Path | None,
+    exit_code: bool,
+    as_of: int | None,
+) -> None:
+    """Word-level differences from edition A to edition B of one language.
+
+    A renumbered clause shows as a move; new and removed clauses are listed.
+    Example: mtgrules diff en-2009-07-11 en-2026-01-16 --rule 107.3
+    """
+    from .reports.diff import edition_diff, has_differences
+    from .sources.labels import parse_rule_label
+
+    label = parse_rule_label(rule) if rule else None
+    app.ensure_data()
+    with app.session() as s:
+        report = edition_diff(s, a, b, rule=label, as_of=as_of)
+    _emit("diff", report, fmt, output)
+    if exit_code and has_differences(report):
+        sys.exit(1)
+
+
+@cli.command()
+@click.argument("rule")
+@_report_options
+@_as_of_option
+@pass_app
+def trace(app: AppContext, rule: str, fmt: str, output: Path | None, as_of: int | None) -> None:
+    """Follow one clause through time and languages, with the dates it changed.
+
+    Example: mtgrules trace 107.3g
+    """
+    from .reports.trace import trace_clause
+    from .sources.labels import parse_rule_label
+
+    label = parse_rule_label(rule)
+    app.ensure_data()
+    with app.session() as s:
+        report = trace_clause(s, label, as_of=as_of)
+    _emit("trace", report, fmt, output)
+
+
+@cli.group()
+def export() -> None:
+    """Export aligned text for other tools (translation memories)."""
+
+
+@export.command("tmx")
+@click.option(
+    "--source", "source_lang", default="en", show_default=True, metavar="L", help="Source language."
+)
+@click.option("--target", "target_lang", required=True, metavar="L", help="fr, es, zh, zh-Hans...")
+@click.option("--rule", metavar="RULE", help="Only this rule and its subrules (e.g. 107.3).")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Write the TMX to this file (default: the terminal).",
+)
+@_as_of_option
+@pass_app
+def export_tmx(
+    app: AppContext,
+    source_lang: str,
+    target_lang: str,
+    rule: str | None,
+    output: Path | None,
+    as_of: int | None,
+) -> None:
+    """Aligned clause pairs as TMX 1.4, with rule labels and edition dates as <prop>s."""
+    from .reports.tmx import tmx_units, write_tmx
+    from .sources.labels import parse_rule_label
+
+    label = parse_rule_label(rule) if rule else None
+    app.ensure_data()
+    with app.session() as s:
+        units, info = tmx_units(s, source_lang, target_lang, rule=label, as_of=as_of)
+    text = write_tmx(units, source_lang)
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        try:
+            output.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            from .errors import InputError
+
+            raise InputError(
+                f"cannot write {output}: {exc.strerror}; choose another -o path"
+            ) from exc
+        click.echo(f"Wrote {info['units']} translation units to {output}", err=True)
+
+
 # --- search commands (issue 5) ---
+
+
+@cli.command()
+@click.argument("query", nargs=-1)
+@click.option(
+    "--lang", "language", metavar="L", help="Only hits in this language (en, fr, es, zh...)."
+)
+@click.option(
+    "--edition", metavar="E", help="Only this edition (id, name such as en-2026-01-16, or file)."
+)
+@click.option(
+    "--kind",
+    type=click.Choice(["rules", "glossary", "commentary"]),
+    help="Only rules (with headings and examples), glossary entries, or commentary.",
+)
+@click.option(
+    "--limit", type=click.IntRange(1, 500), default=20, show_default=True, help="At most N hits."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@_as_of_option
+@pass_app
+def search(
+    app: AppContext,
+    query: tuple[str, ...],
+    language: str | None,
+    edition: str | None,
+    kind: str | None,
+    limit: int,
+    as_json: bool,
+    as_of: int | None,
+) -> None:
+    """Find QUERY (words in any language, or a rule number such as 107.3g) in every edition.
+
+    Case, accents and Traditional/Simplified Chinese do not matter; typos fall back to a
+    fuzzy search. Each hit shows its clauses in the other languages beneath it.
+    """
+    from .render import to_json, use_colour
+    from .search import search as run_search
+    from .search.render import render_search
+    from .store import session_scope
+
+    app.ensure_data()
+    # A pure read: it neither waits for nor blocks an ingest (store/session.py).
+    with session_scope(app.engine, write=False) as s:
+        result = run_search(
+            s,
+            " ".join(query),
+            language=language,
+            edition=edition,
+            kind=kind,
+            limit=limit,
+            as_of=as_of,
+        )
+    if as_json:
+        click.echo(to_json(result.as_json()))
+        return
+    click.echo(render_search(result, use_colour()))
 
 
 def main() -> None:

@@ -95,7 +95,7 @@ def ingest_paths(
     session: Session,
     paths: Iterable[Path],
     *,
-    on_file: Callable[[Path], None] | None = None,
+    on_file: Callable[[Path, int, int], None] | None = None,
 ) -> IngestReport:
     """Parse every file first (bad input raises before anything is written), then write one
     revision. The caller's transaction makes the write all or nothing."""
@@ -103,10 +103,10 @@ def ingest_paths(
     known = set(session.scalars(select(Document.sha256)))
     report = IngestReport(revision_id=None)
     parsed: list[ParsedDocument] = []
-    for path, meta in sources:
+    for done, (path, meta) in enumerate(sources, start=1):
         data, decoded = read_source(path)
         if on_file:
-            on_file(path)
+            on_file(path, done, len(sources))
         if decoded.sha256 in known:
             report.files.append(FileOutcome(str(path), decoded.sha256, "unchanged"))
             continue
@@ -198,8 +198,9 @@ def _write_document(
         session.add(row)
         session.flush()
         live_by_hash[content_hash] = row
+        # Core insert, not the ORM bulk path: the rows need no identity map.
         session.execute(
-            insert(Clause),
+            insert(Clause.__table__),
             [
                 {
                     "edition_id": row.id,
@@ -218,6 +219,9 @@ def _write_document(
                 for i, c in enumerate(edition.clauses)
             ],
         )
+        from .search import index_edition  # the full-text index, same transaction (issue 5)
+
+        index_edition(session, row.id)
         outcome.editions += 1
         outcome.clauses += len(edition.clauses)
         report.editions_added += 1

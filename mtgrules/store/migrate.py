@@ -5,8 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from sqlalchemy import Engine, inspect
+from sqlalchemy.exc import OperationalError
 
-from ..errors import StoreError
+from ..errors import MtgRulesError, StoreError
+from .session import WRITE_OPTION, first_line
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
 
@@ -31,7 +33,8 @@ def head_revision(engine: Engine) -> str:
 def current_revision(engine: Engine) -> str | None:
     from alembic.runtime.migration import MigrationContext
 
-    with engine.connect() as conn:
+    # A read: it must not queue behind an ingest that holds the write lock.
+    with engine.execution_options(**{WRITE_OPTION: False}).connect() as conn:
         return MigrationContext.configure(conn).get_current_revision()
 
 
@@ -39,15 +42,30 @@ def upgrade(engine: Engine, target: str = "head") -> None:
     """Bring the schema to ``target``; cheap when it is already there."""
     from alembic import command
 
-    if target == "head" and current_revision(engine) == head_revision(engine):
-        return
+    try:
+        if target == "head" and current_revision(engine) == head_revision(engine):
+            return
+    except OperationalError as exc:
+        # Server down, wrong password, unreadable file: one line, and never the password.
+        raise StoreError(
+            f"cannot open the store at {engine.url.render_as_string(hide_password=True)}: "
+            f"{first_line(exc.orig)}"
+        ) from None
     cfg = alembic_config(engine)
     try:
+        # A write transaction takes the store's write lock first (store/session.py), so two
+        # processes opening a new store at once migrate it once: the second one waits, then
+        # Alembic, reading the version inside the lock, finds it at head and does nothing.
         with engine.begin() as conn:
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, target)
+    except MtgRulesError:
+        raise
     except Exception as exc:  # a failed migration must not leave a half-built store
-        raise StoreError(f"could not migrate the store at {engine.url}: {exc}") from exc
+        raise StoreError(
+            f"could not migrate the store at {engine.url.render_as_string(hide_password=True)}: "
+            f"{first_line(getattr(exc, 'orig', None) or exc)}"
+        ) from exc
 
 
 def schema_differences(engine: Engine) -> list:
@@ -57,8 +75,13 @@ def schema_differences(engine: Engine) -> list:
 
     from .models import Base
 
-    with engine.connect() as conn:
-        ctx = MigrationContext.configure(conn, opts={"compare_type": True})
+    with engine.execution_options(**{WRITE_OPTION: False}).connect() as conn:
+        # The search index (FTS5 / tsvector tables) lives outside the models on purpose.
+        from ..search.index import include_object
+
+        ctx = MigrationContext.configure(
+            conn, opts={"compare_type": True, "include_object": include_object}
+        )
         return compare_metadata(ctx, Base.metadata)
 
 

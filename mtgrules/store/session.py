@@ -1,20 +1,38 @@
-"""Engine and sessions from a URL or a path; SQLite gets WAL and a busy timeout."""
+"""Engine and sessions from a URL or a path; SQLite gets WAL and a busy timeout.
+
+Concurrency model: any number of readers, one writer at a time. A write transaction takes
+the store's write lock when it begins (SQLite: BEGIN IMMEDIATE; PostgreSQL: a transaction
+advisory lock), so a second writer queues instead of failing half-way, and never decides
+what to write from a snapshot that another writer has since made stale.
+"""
 
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.exc import ArgumentError, DataError, OperationalError
+from sqlalchemy.orm import Session
 
 from ..errors import StoreError
 
 ENV_VAR = "MTGRULES_DB"
+
+# SQLite's busy handler waits this long for one lock attempt...
+BUSY_TIMEOUT_MS = 30_000
+# ...and a writer retries BEGIN IMMEDIATE until this many seconds have passed in total: a full
+# corpus ingest holds the write lock for about 20 s, so a few queued writers fit easily.
+LOCK_WAIT_SECONDS = float(os.environ.get("MTGRULES_LOCK_WAIT", "600"))
+# Any constant works; every mtgrules process on one PostgreSQL database uses the same one.
+PG_WRITE_LOCK_KEY = 0x6D7467_7275  # "mtgru"
+
+# The execution option that marks a connection's transactions as read-only or writing.
+WRITE_OPTION = "mtgrules_write"
 
 
 def default_db_path() -> Path:
@@ -50,39 +68,98 @@ def resolve_url(db: str | None) -> str:
 
 
 def _sqlite_pragmas(dbapi_conn, _record) -> None:
+    # pysqlite's own transaction handling defers BEGIN until the first write; we issue
+    # BEGIN ourselves (see _sqlite_begin), so switch it off.
+    dbapi_conn.isolation_level = None
     cur = dbapi_conn.cursor()
-    # WAL lets searches read while an ingest writes; the timeout makes writers queue.
+    # The timeout first: switching a new file to WAL needs a lock that another process
+    # opening the same new store may hold for a moment.
+    cur.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    # WAL lets searches read while an ingest writes.
     cur.execute("PRAGMA journal_mode=WAL")
-    cur.execute("PRAGMA busy_timeout=30000")
     cur.execute("PRAGMA foreign_keys=ON")
+    # NORMAL in WAL mode: a power cut may lose the last commits but never corrupts the file;
+    # a killed process loses nothing that was committed.
     cur.execute("PRAGMA synchronous=NORMAL")
     cur.close()
 
 
+def _is_locked(exc: Exception) -> bool:
+    msg = str(exc).lower()
+    return "database is locked" in msg or "database is busy" in msg
+
+
+def _sqlite_begin(conn) -> None:
+    """BEGIN IMMEDIATE for writers (retried while another writer holds the lock), plain
+    BEGIN for readers: in WAL mode they read a consistent snapshot and never wait."""
+    if not conn.get_execution_options().get(WRITE_OPTION, True):
+        conn.exec_driver_sql("BEGIN")
+        return
+    deadline = time.monotonic() + LOCK_WAIT_SECONDS
+    while True:
+        try:
+            # Goes through the DBAPI cursor directly: a failed BEGIN must not be wrapped into
+            # a SQLAlchemy error that invalidates the connection.
+            conn.connection.dbapi_connection.execute("BEGIN IMMEDIATE")
+            return
+        except Exception as exc:
+            if not _is_locked(exc):
+                raise
+            # BEGIN IMMEDIATE changes nothing when it fails, so trying again is safe.
+            if time.monotonic() >= deadline:
+                raise StoreError(
+                    "the store is busy: another mtgrules process has been writing to it for "
+                    f"{LOCK_WAIT_SECONDS:.0f} s; try again when it has finished."
+                ) from None
+            time.sleep(0.05)
+
+
+def _pg_begin(conn) -> None:
+    if conn.get_execution_options().get(WRITE_OPTION, True):
+        # Released at COMMIT/ROLLBACK, or when a killed client's connection drops.
+        conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({PG_WRITE_LOCK_KEY})")
+
+
 def make_engine(url: str) -> Engine:
     try:
-        engine = create_engine(url, future=True)
+        engine = create_engine(url)
     except (ArgumentError, ImportError) as exc:
         raise StoreError(f"cannot open the store at {url}: {exc}") from None
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
-
-        # pysqlite's own transaction handling defers BEGIN; take the write lock at the
-        # start instead, so two ingests queue on the busy timeout instead of deadlocking.
-        @event.listens_for(engine, "connect")
-        def _no_autobegin(dbapi_conn, _record):
-            dbapi_conn.isolation_level = None
-
-        @event.listens_for(engine, "begin")
-        def _begin(conn):
-            conn.exec_driver_sql("BEGIN")
-
+        event.listen(engine, "begin", _sqlite_begin)
+    elif engine.dialect.name == "postgresql":
+        event.listen(engine, "begin", _pg_begin)
     return engine
 
 
 @contextmanager
-def session_scope(engine: Engine) -> Iterator[Session]:
-    """One transaction: committed on success, rolled back on any error."""
-    factory = sessionmaker(bind=engine, expire_on_commit=False)
-    with factory() as session, session.begin():
-        yield session
+def session_scope(engine: Engine, *, write: bool = True) -> Iterator[Session]:
+    """One transaction: committed on success, rolled back on any error.
+
+    ``write=False`` for pure reads: they neither wait for nor block a writer. The default is
+    writing because a writer that forgot to say so could fail under concurrency, while a
+    reader that forgot only waits for the current writer to finish.
+    """
+    bind = engine.execution_options(**{WRITE_OPTION: write})
+    try:
+        with Session(bind=bind, expire_on_commit=False) as session, session.begin():
+            yield session
+    except DataError as exc:
+        # A value the database refuses (PostgreSQL checks VARCHAR lengths, SQLite does not):
+        # the transaction is rolled back, so the user gets a clean error, not a traceback.
+        raise StoreError(
+            f"the store cannot hold a value from this input ({first_line(exc.orig)}); "
+            "nothing was written."
+        ) from None
+    except OperationalError as exc:
+        # The database itself failed (connection lost, disk full, I/O error): rolled back too.
+        # The driver's message may span lines and quote SQL; the first line says what failed.
+        raise StoreError(
+            f"the store failed ({first_line(exc.orig)}); nothing was written."
+        ) from None
+
+
+def first_line(exc: BaseException | None) -> str:
+    """The first line of a driver's error message, for a one-line user error."""
+    return str(exc).strip().splitlines()[0] if exc is not None and str(exc).strip() else "?"

@@ -1,0 +1,260 @@
+"""Ancestors of a rule in editions written before it existed under its number.
+
+Before July 2009 the X rule was 104.3c, and the glossary entry "X" held several rules in one
+paragraph. Each rule clause of an older edition, and each sentence of its glossary entries,
+is scored against the clauses of the rule in the oldest edition that has it, by weighted
+word overlap (rare words and symbols count most; the IDF comes from that edition). A unit is
+linked only when its best match among *all* rule clauses of that edition lies inside the
+rule: a sentence about first strike that shares "multiple instances" with 107.3g goes to
+702.7d instead, and is left out.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from functools import lru_cache
+
+from rapidfuzz import fuzz
+from sqlalchemy.orm import Session
+
+from ..store.queries import edition_clauses, list_editions
+from ..text.normalize import fold_for_search
+from .model import Member
+
+# Text is folded to lower case first; "[x]" (a placeholder in a template) is not "x".
+_TOKEN = re.compile(r"\{[^}]+\}|\[[-+]?[0-9xyz]+\]|[a-z]{3,}|\b[xyz0-9]\b")
+_STOP = {
+    "the",
+    "some",
+    "and",
+    "that",
+    "this",
+    "its",
+    "for",
+    "with",
+    "any",
+    "are",
+    "has",
+    "have",
+    "been",
+    "from",
+    "into",
+    "than",
+    "then",
+    "such",
+    "was",
+    "were",
+    "not",
+    "can",
+    "may",
+    "would",
+}
+MIN_SCORE = 0.25
+# ...and share at least this many distinct words with the clause it links to: one rare
+# word in common ("given") is chance, not lineage.
+MIN_SHARED = 3
+# "See X." says nothing by itself: a unit needs a few distinct words to be linked.
+MIN_TOKENS = 3
+# A glossary entry is read sentence by sentence only if, as a whole, it is about the rule:
+# "Counters may also be given to players." is not a sentence of an entry about X.
+WHOLE_ENTRY = 0.15
+# A unit may link into the rule when its match there is nearly as good as its best match in
+# the whole edition: 104.3c ("The symbol {X} represents...") fits 107.3a and 107.4b about
+# equally, and it is the ancestor of both.
+NEAR_BEST = 0.9
+
+
+def _stem(word: str) -> str:
+    # Crude English stemming is enough here: "choose/chooses", "abilities/ability".
+    for suffix in ("ing", "ies", "ed", "s"):
+        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+            return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+    return word
+
+
+@lru_cache(maxsize=65536)
+def _tokens(text: str) -> tuple[tuple[str, int], ...]:
+    return tuple(_count_tokens(text).items())
+
+
+def tokens(text: str) -> Counter[str]:
+    return Counter(dict(_tokens(text)))
+
+
+def _count_tokens(text: str) -> Counter[str]:
+    folded = fold_for_search(text)
+    out: Counter[str] = Counter()
+    for t in _TOKEN.findall(folded):
+        if t in _STOP:
+            continue
+        out[_stem(t) if t.isalpha() else t] += 1
+    return out
+
+
+@lru_cache(maxsize=1)
+def _sentencizer():
+    import spacy  # blank pipeline: rules only, nothing downloaded
+
+    nlp = spacy.blank("en")
+    nlp.add_pipe("sentencizer")
+    return nlp
+
+
+# spaCy's rule-based sentencizer keeps "the value of X. All Xs..." together (it reads "X."
+# as an abbreviation); a full stop before a capital starts a new sentence in rules text.
+_BREAK = re.compile(r"(?<=[.!?)\"])\s+(?=[A-Z(])")
+
+
+@lru_cache(maxsize=4096)
+def _sentences(text: str) -> tuple[str, ...]:
+    out = []
+    for sent in _sentencizer()(text).sents:
+        out.extend(p.strip() for p in _BREAK.split(sent.text) if p.strip())
+    return tuple(out)
+
+
+def sentences(text: str) -> list[str]:
+    return list(_sentences(text))
+
+
+class WeightedOverlap:
+    """Cosine of IDF-weighted token counts, IDF taken from one edition's rule clauses."""
+
+    def __init__(self, docs: list[Counter[str]]):
+        df: Counter[str] = Counter()
+        for d in docs:
+            df.update(d.keys())
+        n = len(docs) or 1
+        self.idf = {t: math.log((n + 1) / (c + 0.5)) for t, c in df.items()}
+        self.default_idf = math.log(n + 1)
+        self.vectors = [self.weigh(d) for d in docs]
+        self.postings: dict[str, list[int]] = {}
+        for k, v in enumerate(self.vectors):
+            for t in v:
+                self.postings.setdefault(t, []).append(k)
+
+    def weigh(self, d: Counter[str]) -> dict[str, float]:
+        v = {t: c * self.idf.get(t, self.default_idf) for t, c in d.items()}
+        norm = math.sqrt(sum(x * x for x in v.values())) or 1.0
+        return {t: x / norm for t, x in v.items()}
+
+    def score(self, v: dict[str, float], k: int) -> float:
+        doc = self.vectors[k]
+        return sum(x * doc.get(t, 0.0) for t, x in v.items())
+
+    def best(self, v: dict[str, float]) -> tuple[int, float]:
+        acc: dict[int, float] = {}
+        for t, x in v.items():
+            for k in self.postings.get(t, ()):
+                acc[k] = acc.get(k, 0.0) + x * self.vectors[k][t]
+        if not acc:
+            return -1, 0.0
+        k = max(acc, key=acc.__getitem__)
+        return k, acc[k]
+
+
+def link_ancestors(session: Session, rule, editions, official_en, links, as_of) -> list:
+    """Members (and links) for the rule's ancestors in editions older than the rule."""
+    from .rule import Linked
+
+    if not official_en:
+        return []
+    oldest = official_en[0]
+    oldest_date = oldest.info.date or ""
+    have_rule = {e.info.id for e in editions}
+    older = [
+        e
+        for e in list_editions(session, as_of)
+        if e.language.split("-")[0] == "en"
+        and e.date
+        and e.date < oldest_date
+        and e.id not in have_rule
+    ]
+    if not older:
+        return []
+    base = [c for c in edition_clauses(session, oldest.info.id) if c.kind == "rule" and c.label]
+    model = WeightedOverlap([tokens(c.norm) for c in base])
+    in_rule = {k for k, c in enumerate(base) if any(c.id == r.id for r in oldest.clauses)}
+    rule_idx = sorted(in_rule)
+    extra: list = []
+    # Older editions repeat each other's text: judge each distinct text once.
+    verdicts: dict[str, tuple[int, float, str | None] | None] = {}
+    entry_ok: dict[str, bool] = {}
+
+    def judge(text: str) -> tuple[int, float, str | None] | None:
+        if text in verdicts:
+            return verdicts[text]
+        verdicts[text] = None
+        counts = tokens(text)
+        if len(counts) < MIN_TOKENS:
+            return None
+        v = model.weigh(counts)
+        # Cheap test against the rule's own clauses first; most units stop here.
+        near = max((model.score(v, k), k) for k in rule_idx)
+        if near[0] < MIN_SCORE:
+            return None
+        k, best_value = model.best(v)
+        if near[0] < NEAR_BEST * best_value:
+            return None
+        # Inside the rule, subrules share most of their words ("the value of X is
+        # defined" / "isn't defined"): the wording read in place decides among them.
+        value, k = max(
+            (0.5 * model.score(v, r) + 0.5 * fuzz.partial_ratio(text, base[r].norm) / 100, r)
+            for r in rule_idx
+        )
+        if len(counts.keys() & tokens(base[k].norm).keys()) < MIN_SHARED:
+            return None
+        verdicts[text] = (k, value, base[model.best(v)[0]].label)
+        return verdicts[text]
+
+    def about_rule(entry: str) -> bool:
+        # Split only entries that share something with the rule (spaCy is not free).
+        if entry not in entry_ok:
+            whole = model.weigh(tokens(entry))
+            entry_ok[entry] = max(model.score(whole, k) for k in rule_idx) >= WHOLE_ENTRY
+        return entry_ok[entry]
+
+    for info in older:
+        for c in edition_clauses(session, info.id):
+            if c.kind == "rule":
+                units = [(None, c.norm)]
+            elif c.kind == "glossary" and about_rule(c.norm):
+                units = list(enumerate(sentences(c.norm)))
+            else:
+                continue
+            for sentence, text in units:
+                verdict = judge(text)
+                if verdict is None:
+                    continue
+                k, value, best_label = verdict
+                target = base[k]
+                node = (info.id, c.id, sentence)
+                evidence = [
+                    {"feature": "via", "value": "lineage", "edition": oldest.info.id},
+                    {"feature": "weighted-overlap", "value": round(value, 3)},
+                    {"feature": "best-in-edition", "value": best_label},
+                ]
+                if sentence is not None:
+                    evidence.append({"feature": "sentence", "value": sentence, "text": text})
+                links[node] = Linked((oldest.info.id, target.id, None), value, evidence)
+                extra.append(
+                    (
+                        node,
+                        Member(
+                            edition=info.id,
+                            clause_id=c.id,
+                            label=c.label,
+                            label_inferred=False,
+                            kind=c.kind,
+                            text=text,
+                            score=value,
+                            evidence=evidence,
+                            sentence=sentence,
+                            term=c.term,
+                            linked_to=target.id,
+                        ),
+                    )
+                )
+    return extra

@@ -1,0 +1,118 @@
+"""Results of the aligner: a rule across editions (groups), and two whole editions (pairs)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..store.queries import ClauseView, EditionInfo
+
+
+@dataclass
+class Member:
+    edition: int
+    clause_id: int
+    label: str | None
+    label_inferred: bool
+    kind: str
+    text: str  # normalized
+    score: float
+    evidence: list[dict] = field(default_factory=list)
+    # A glossary paragraph holds several rules: each sentence is its own member.
+    sentence: int | None = None
+    term: str | None = None
+    # The clause (id) this member was linked to in a newer or reference edition.
+    linked_to: int | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "edition": self.edition,
+            "clause_id": self.clause_id,
+            "label": self.label,
+            "label_inferred": self.label_inferred,
+            "kind": self.kind,
+            "text": self.text,
+            "score": round(self.score, 4),
+            "evidence": self.evidence,
+        }
+        if self.sentence is not None:
+            out["sentence"] = self.sentence
+        if self.term is not None:
+            out["term"] = self.term
+        if self.linked_to is not None:
+            out["linked_to"] = self.linked_to
+        return out
+
+
+@dataclass
+class Group:
+    key: str | None
+    members: list[Member]
+
+    def as_json(self) -> dict[str, Any]:
+        return {"key": self.key, "members": [m.as_json() for m in self.members]}
+
+
+@dataclass
+class RuleAlignment:
+    rule: str
+    editions: list[EditionInfo]  # the editions that have the rule
+    groups: list[Group]
+    # Older editions whose clauses or glossary sentences are members (the rule's ancestors).
+    ancestors: list[EditionInfo] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "rule": self.rule,
+            "editions": [e.header_json() for e in self.editions],
+            "ancestors": [e.header_json() for e in self.ancestors],
+            "groups": [g.as_json() for g in self.groups],
+        }
+
+
+PAIR_KINDS = ("match", "moved", "inserted", "deleted", "split", "merge")
+
+
+@dataclass
+class Pair:
+    a: ClauseView | None
+    b: ClauseView | None
+    score: float
+    evidence: list[dict]
+    kind: str  # one of PAIR_KINDS
+
+    def as_json(self) -> dict[str, Any]:
+        def side(c: ClauseView | None) -> dict[str, Any] | None:
+            if c is None:
+                return None
+            return {"id": c.id, "label": c.label, "kind": c.kind, "text": c.norm}
+
+        return {
+            "kind": self.kind,
+            "a": side(self.a),
+            "b": side(self.b),
+            "score": round(self.score, 4),
+            "evidence": self.evidence,
+        }
+
+
+@dataclass
+class EditionAlignment:
+    a: EditionInfo
+    b: EditionInfo
+    pairs: list[Pair]
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "a": self.a.header_json(),
+            "b": self.b.header_json(),
+            "stats": self.stats,
+            "pairs": [p.as_json() for p in self.pairs],
+        }
+
+    def counts(self) -> dict[str, int]:
+        out = {k: 0 for k in PAIR_KINDS}
+        for p in self.pairs:
+            out[p.kind] += 1
+        return out

@@ -1,0 +1,424 @@
+"""Aligning two sequences of clauses: anchors, a monotonic backbone, DP in the gaps.
+
+Used for whole editions (thousands of clauses) and for one rule across two editions or
+languages (a dozen). The steps, cheapest first:
+
+1. anchors: clauses with identical normalized text, and clauses with the same label whose
+   content confirms it (a label alone never pairs two clauses);
+2. the longest chain of anchors in the same order on both sides is the backbone; anchors off
+   it are clauses that moved;
+3. each gap between backbone anchors is aligned by dynamic programming (1-1, 1-0, 0-1, 1-2,
+   2-1); large gaps are first cut by confident fuzzy anchors so the DP stays small;
+4. what is still unpaired on both sides is matched across the whole sequence, best first,
+   when the texts clearly agree (renumbered or moved clauses).
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz, process
+
+from .dp import Step, align_monotonic
+from .features import Context, Features, contains, join_features, similarity
+
+# Same-language cells whose plain ratio is below this cannot pair (the bar is 0.6, a shared
+# label adds 0.1), so the DP skips their full scoring, unless one text sits inside the other.
+PRUNE_BELOW = 0.5
+# A split or merge is tried only if one of its parts already reads somewhat like the other
+# side: half of a clause scores at most 0.67 against the whole, and a real part of a split
+# scores above 0.5 (measured on the 2009 renumbering: same pairs, half the time).
+PRUNE_JOINED_BELOW = 0.5
+
+
+@dataclass
+class Item:
+    """One clause (or glossary sentence) as the aligner sees it."""
+
+    label: str | None
+    kind: str
+    features: Features
+    key: object = None  # the caller's handle (a ClauseView, a sentence...)
+
+
+@dataclass
+class Settings:
+    # Cost of leaving a clause unpaired: two clauses pair when their score beats 1 - 2*skip.
+    # Unrelated English rules still score 0.4-0.5 on character similarity, so the same
+    # language needs a higher bar than a translation scored on symbols, terms and cognates.
+    skip_same: float = 0.2
+    skip_cross: float = 0.35
+    # A shared label pairs two clauses only if their content scores at least this much.
+    label_confirm_same: float = 0.5
+    label_confirm_cross: float = 0.3
+    label_bonus: float = 0.1
+    # The least content score at which a shared label may pair two leftover translations.
+    label_floor: float = 0.15
+    move_support: int = 6
+    move_cross_far: float = 0.7
+    move_same: float = 0.6
+    move_cross: float = 0.55
+    max_gap_cells: int = 1600
+
+
+def _same_text_language(a: Sequence[Item], b: Sequence[Item]) -> bool:
+    if not a or not b:
+        return False
+    la, lb = a[0].features.language, b[0].features.language
+    if la.startswith("zh") and lb.startswith("zh"):
+        return True
+    return la.split("-")[0] == lb.split("-")[0]
+
+
+def longest_increasing(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The longest chain of (i, j) with i and j both increasing (pairs sorted by i)."""
+    tails: list[int] = []
+    tails_idx: list[int] = []
+    prev = [-1] * len(pairs)
+    for k, (_, j) in enumerate(pairs):
+        pos = bisect.bisect_left(tails, j)
+        if pos == len(tails):
+            tails.append(j)
+            tails_idx.append(k)
+        else:
+            tails[pos] = j
+            tails_idx[pos] = k
+        prev[k] = tails_idx[pos - 1] if pos > 0 else -1
+    out = []
+    k = tails_idx[-1] if tails_idx else -1
+    while k >= 0:
+        out.append(pairs[k])
+        k = prev[k]
+    return out[::-1]
+
+
+class SequenceAligner:
+    def __init__(self, a: Sequence[Item], b: Sequence[Item], settings: Settings | None = None):
+        self.a = list(a)
+        self.b = list(b)
+        self.settings = settings or Settings()
+        self.same_language = _same_text_language(self.a, self.b)
+        la = sum(x.features.length for x in self.a) or 1
+        lb = sum(x.features.length for x in self.b) or 1
+        self.ctx = Context(length_ratio=lb / la)
+        self._cache: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[float, list[dict]]] = {}
+
+    # --- scoring -------------------------------------------------------------------------
+    def score(
+        self, ia: tuple[int, ...], ib: tuple[int, ...], ratio: float | None = None
+    ) -> tuple[float, list[dict]]:
+        key = (ia, ib)
+        hit = self._cache.get(key)
+        if hit is not None:
+            return hit
+        fa = join_features([self.a[i].features for i in ia])
+        fb = join_features([self.b[j].features for j in ib])
+        value, evidence = similarity(fa, fb, self.ctx, ratio=ratio)
+        if len(ia) == 1 and len(ib) == 1:
+            value, evidence = self._label_evidence(self.a[ia[0]], self.b[ib[0]], value, evidence)
+        if self.a[ia[0]].kind != self.b[ib[0]].kind:
+            value *= 0.8
+            evidence = [*evidence, {"feature": "kind", "value": "differs"}]
+        out = (max(0.0, min(1.0, value)), evidence)
+        self._cache[key] = out
+        return out
+
+    def _label_evidence(
+        self, x: Item, y: Item, value: float, evidence: list[dict]
+    ) -> tuple[float, list[dict]]:
+        if x.label is None or y.label is None:
+            return value, evidence
+        if x.label == y.label:
+            confirm = (
+                self.settings.label_confirm_same
+                if self.same_language
+                else self.settings.label_confirm_cross
+            )
+            # The label counts only once the content agrees: a swapped or dropped clause in a
+            # translation keeps its label but not its content.
+            if value >= confirm:
+                # The bonus steers the DP; the score reported is the content's ("content").
+                return value + self.settings.label_bonus, [
+                    *evidence,
+                    {"feature": "label", "value": "same", "label": x.label, "content": value},
+                ]
+            return value, [*evidence, {"feature": "label", "value": "same-unconfirmed"}]
+        return value, [*evidence, {"feature": "label", "value": "differs"}]
+
+    # --- steps ---------------------------------------------------------------------------
+    def anchors(self) -> list[tuple[int, int, float, list[dict]]]:
+        found: list[tuple[int, int, float, list[dict]]] = []
+        used_a: set[int] = set()
+        used_b: set[int] = set()
+        if self.same_language:
+            by_text: dict[str, list[int]] = {}
+            for j, y in enumerate(self.b):
+                by_text.setdefault(y.features.fold, []).append(j)
+            for i, x in enumerate(self.a):
+                js = by_text.get(x.features.fold)
+                if js:
+                    j = js.pop(0)
+                    found.append((i, j, 1.0, [{"feature": "text", "value": 1.0, "exact": True}]))
+                    used_a.add(i)
+                    used_b.add(j)
+        confirm = (
+            self.settings.label_confirm_same
+            if self.same_language
+            else self.settings.label_confirm_cross
+        )
+        by_label: dict[tuple[str, str], int] = {}
+        for j, y in enumerate(self.b):
+            if y.label is not None and j not in used_b:
+                by_label.setdefault((y.kind, y.label), j)
+        for i, x in enumerate(self.a):
+            if x.label is None or i in used_a:
+                continue
+            j = by_label.get((x.kind, x.label))
+            if j is None or j in used_b:
+                continue
+            value, evidence = self.score((i,), (j,))
+            # A shared label is an anchor only when the content confirms it and no neighbour
+            # fits better: across editions, labels shift when a clause is inserted.
+            if value >= confirm + self.settings.label_bonus and self._locally_best(i, j, value):
+                found.append((i, j, value, evidence))
+                used_a.add(i)
+                used_b.add(j)
+        found.sort()
+        return found
+
+    def _locally_best(self, i: int, j: int, value: float, reach: int = 2) -> bool:
+        for dj in range(-reach, reach + 1):
+            if dj and 0 <= j + dj < len(self.b) and self.score((i,), (j + dj,))[0] > value:
+                return False
+        for di in range(-reach, reach + 1):
+            if di and 0 <= i + di < len(self.a) and self.score((i + di,), (j,))[0] > value:
+                return False
+        if value < (0.9 if self.same_language else 0.7):
+            # A clause that reads better joined with its neighbour is half of a merge or a
+            # split (a translation that put two rules in one paragraph): leave it to the DP.
+            joins = [((i,), (j - 1, j)), ((i,), (j, j + 1)), ((i - 1, i), (j,)), ((i, i + 1), (j,))]
+            for ia, ib in joins:
+                if min(ia + ib) < 0 or max(ia) >= len(self.a) or max(ib) >= len(self.b):
+                    continue
+                if self.score(ia, ib)[0] > value:
+                    return False
+        return True
+
+    def run(self) -> list[Step]:
+        anchors = self.anchors()
+        backbone = longest_increasing([(i, j) for i, j, _, _ in anchors])
+        on_backbone = set(backbone)
+        steps: list[Step] = []
+        used_a = {i for i, _, _, _ in anchors}
+        used_b = {j for _, j, _, _ in anchors}
+        for i, j, v, e in anchors:
+            steps.append(Step((i,), (j,), v, e, crossing=(i, j) not in on_backbone))
+        bounds = [(-1, -1), *backbone, (len(self.a), len(self.b))]
+        for (i0, j0), (i1, j1) in zip(bounds, bounds[1:], strict=False):
+            ga = [i for i in range(i0 + 1, i1) if i not in used_a]
+            gb = [j for j in range(j0 + 1, j1) if j not in used_b]
+            steps.extend(self._align_gap(ga, gb))
+        steps = self._pair_moved(steps)
+        for step in steps:
+            content = next((e["content"] for e in step.evidence if "content" in e), None)
+            if content is not None:
+                step.score = min(1.0, content)
+        return order_steps(steps)
+
+    def _align_gap(self, ga: list[int], gb: list[int]) -> list[Step]:
+        if not ga and not gb:
+            return []
+        if not ga:
+            return [Step((), (j,), 0.0) for j in gb]
+        if not gb:
+            return [Step((i,), (), 0.0) for i in ga]
+        if len(ga) * len(gb) > self.settings.max_gap_cells:
+            cut = self._fuzzy_anchors(ga, gb)
+            if cut:
+                out: list[Step] = []
+                prev_i, prev_j = -1, -1
+                for i, j, v, e in [*cut, (10**9, 10**9, 0.0, [])]:
+                    sub_a = [x for x in ga if prev_i < x < i]
+                    sub_b = [y for y in gb if prev_j < y < j]
+                    out.extend(self._align_gap(sub_a, sub_b))
+                    if i < 10**9:
+                        out.append(Step((i,), (j,), v, e))
+                    prev_i, prev_j = i, j
+                return out
+            if len(ga) * len(gb) > self.settings.max_gap_cells * 16:
+                # Nothing to hold on to: leave the gap to the global moved-clause pass.
+                return [Step((i,), (), 0.0) for i in ga] + [Step((), (j,), 0.0) for j in gb]
+
+        quick = None
+        if self.same_language and len(ga) * len(gb) > 16:
+            # One vectorised pass of plain ratios: most cells of a gap are clearly unrelated,
+            # and only cells that could pair (or join into a split/merge) get the full score.
+            quick = process.cdist(
+                [self.a[i].features.fold for i in ga],
+                [self.b[j].features.fold for j in gb],
+                scorer=fuzz.ratio,
+                workers=-1,
+            )
+
+        def local(ia: tuple[int, ...], ib: tuple[int, ...]) -> tuple[float, list[dict]]:
+            if quick is not None:
+                best = max(float(quick[x, y]) for x in ia for y in ib) / 100
+                bar = PRUNE_BELOW if len(ia) == len(ib) == 1 else PRUNE_JOINED_BELOW
+                if best < bar and not any(
+                    contains(self.a[ga[x]].features.fold, self.b[gb[y]].features.fold)
+                    for x in ia
+                    for y in ib
+                ):
+                    return best, [{"feature": "text", "value": round(best, 3)}]
+                if len(ia) == len(ib) == 1:
+                    return self.score((ga[ia[0]],), (gb[ib[0]],), ratio=best)
+            return self.score(tuple(ga[k] for k in ia), tuple(gb[k] for k in ib))
+
+        settings = self.settings
+        move = settings.move_same if self.same_language else settings.move_cross
+        skip = settings.skip_same if self.same_language else settings.skip_cross
+        raw = align_monotonic(len(ga), len(gb), local, skip=skip, move_threshold=move)
+        return [
+            Step(
+                tuple(ga[k] for k in s.a),
+                tuple(gb[k] for k in s.b),
+                s.score,
+                s.evidence,
+                crossing=s.crossing,
+            )
+            for s in raw
+        ]
+
+    def _fuzzy_anchors(self, ga: list[int], gb: list[int]) -> list[tuple[int, int, float, list]]:
+        """Confident, mutually-best pairs inside a large gap, in order (same language only)."""
+        if not self.same_language:
+            return []
+        ta = [self.a[i].features.fold for i in ga]
+        tb = [self.b[j].features.fold for j in gb]
+        matrix = process.cdist(ta, tb, scorer=fuzz.ratio, workers=-1, score_cutoff=80)
+        best_b = matrix.argmax(axis=1)
+        best_a = matrix.argmax(axis=0)
+        pairs = []
+        for r, c in enumerate(best_b):
+            if matrix[r, c] >= 85 and best_a[c] == r:
+                pairs.append((ga[r], gb[c]))
+        chain = longest_increasing(pairs)
+        out = []
+        for i, j in chain:
+            v, e = self.score((i,), (j,))
+            out.append((i, j, v, e))
+        return out
+
+    def _pair_moved(self, steps: list[Step]) -> list[Step]:
+        lone_a = [s.a[0] for s in steps if s.a and not s.b]
+        lone_b = [s.b[0] for s in steps if s.b and not s.a]
+        if not lone_a or not lone_b:
+            return steps
+        threshold = self.settings.move_same if self.same_language else self.settings.move_cross
+        cands: list[tuple[float, int, int]] = []
+        known: dict[tuple[int, int], float] = {}
+        if self.same_language:
+            ta = [self.a[i].features.fold for i in lone_a]
+            tb = [self.b[j].features.fold for j in lone_b]
+            # A plain ratio well below the bar cannot make it with a label bonus either.
+            matrix = process.cdist(
+                ta, tb, scorer=fuzz.ratio, workers=-1, score_cutoff=threshold * 100 - 8
+            )
+            rows, cols = (matrix > 0).nonzero()
+            for r, c in zip(rows.tolist(), cols.tolist(), strict=False):
+                cands.append((float(matrix[r, c]) / 100, lone_a[r], lone_b[c]))
+            known = {(i, j): v for v, i, j in cands}
+        else:
+            # Scoring a translation pair costs far more than a string ratio: look for moved
+            # clauses near where they were (in the order of the leftovers) or under their label.
+            window = 30
+            b_by_label: dict[str, list[int]] = {}
+            for j in lone_b:
+                if self.b[j].label:
+                    b_by_label.setdefault(self.b[j].label, []).append(j)
+            for r, i in enumerate(lone_a):
+                near = lone_b[max(0, r - window) : r + window + 1]
+                same = b_by_label.get(self.a[i].label or "", [])
+                for j in dict.fromkeys([*near, *same]):
+                    cands.append((self.score((i,), (j,))[0], i, j))
+        cands.sort(key=lambda c: -c[0])
+        used_a: set[int] = set()
+        used_b: set[int] = set()
+        moved: list[Step] = []
+        for _, i, j in cands:
+            if i in used_a or j in used_b:
+                continue
+            value, evidence = self.score((i,), (j,), ratio=known.get((i, j)))
+            if value < threshold:
+                continue
+            if not self.same_language and self.a[i].label != self.b[j].label:
+                # A translated clause found far from its place and under another label needs
+                # more than a couple of shared terms to be believed.
+                support = next((e["value"] for e in evidence if e["feature"] == "support"), 0)
+                if support < self.settings.move_support or value < self.settings.move_cross_far:
+                    continue
+            used_a.add(i)
+            used_b.add(j)
+            moved.append(Step((i,), (j,), value, evidence, crossing=True))
+        kept = [
+            s
+            for s in steps
+            if not (
+                (s.a and not s.b and s.a[0] in used_a) or (s.b and not s.a and s.b[0] in used_b)
+            )
+        ]
+        return self._pair_same_label(kept + moved)
+
+    def _pair_same_label(self, steps: list[Step]) -> list[Step]:
+        """Translations only: two clauses left over with the same label and the same kind,
+        whose content does not disagree, are the same clause whose wording gave the scorer
+        little to hold on to (a short heading: "101 The Magic Golden Rules" / "101 万智牌的
+        最高原则"). Across editions labels shift, so this never runs for one language."""
+        if self.same_language:
+            return steps
+        lone_b = {
+            (self.b[s.b[0]].kind, self.b[s.b[0]].label): s
+            for s in steps
+            if s.b and not s.a and self.b[s.b[0]].label
+        }
+        out, used = [], set()
+        for s in steps:
+            if s.a and not s.b and self.a[s.a[0]].label:
+                other = lone_b.get((self.a[s.a[0]].kind, self.a[s.a[0]].label))
+                if other is not None and id(other) not in used:
+                    value, evidence = self.score(s.a, other.b)
+                    if value >= self.settings.label_floor:
+                        used.add(id(other))
+                        out.append(
+                            Step(s.a, other.b, value, [*evidence, {"feature": "label-only"}])
+                        )
+                        continue
+            out.append(s)
+        return [s for s in out if id(s) not in used]
+
+
+def order_steps(steps: list[Step]) -> list[Step]:
+    """Side a's order; an inserted item goes just after the a-item paired before it on b."""
+    b_to_a: dict[int, int] = {}
+    for s in steps:
+        if s.a and s.b:
+            for j in s.b:
+                b_to_a[j] = max(s.a)
+    seen = sorted(b_to_a)
+
+    def pos(s: Step) -> tuple[float, int, int]:
+        if s.a:
+            return (s.a[0], 0, s.b[0] if s.b else -1)
+        k = bisect.bisect_left(seen, s.b[0])
+        prior = max((b_to_a[j] for j in seen[:k]), default=-1)
+        return (prior + 0.5, 1, s.b[0])
+
+    return sorted(steps, key=pos)
+
+
+def align_items(
+    a: Sequence[Item], b: Sequence[Item], settings: Settings | None = None
+) -> list[Step]:
+    return SequenceAligner(a, b, settings).run()

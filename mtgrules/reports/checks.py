@@ -1,0 +1,308 @@
+"""QA checks on aligned clauses, with severities, in the manner of Xbench and Okapi CheckMate.
+
+Each check compares what can be compared without understanding the language: symbols,
+numbers and rule references must survive translation; scraping damage, English left
+untranslated, readers' notes and outdated source wordings are flagged for a human.
+Errors are things a translator must fix; warnings need a look.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from rapidfuzz import fuzz
+
+from ..sources.damage import find_damage
+from ..sources.labels import RULE_REF
+from ..text.normalize import fold_for_search
+
+ERROR = "error"
+WARNING = "warning"
+
+# Mana and loyalty symbols: {X}, {2/W}, [-X], [+1]. NFKC first, so the Chinese page's
+# full-width ｛Ｘ｝ counts as {X}.
+_SYMBOL = re.compile(r"\{[^{}\s]{1,6}\}|\[[+\-][^\[\]\s]{1,3}\]")
+# A free number: not inside a symbol ({2/W}), a word (W2) or a decimal (1.5). Han characters
+# may touch it ("视为0"), and a sentence's full stop may follow it ("is 0.").
+_NUMBER = re.compile(r"(?<![A-Za-z0-9{\[/+\-])(?<!\d\.)\d+(?![A-Za-z0-9}\]/])(?!\.\d)")
+_EN_NUMBERS = dict(
+    zip(
+        [str(i) for i in range(11)],
+        "zero one two three four five six seven eight nine ten".split(),
+        strict=True,
+    )
+)
+# Chinese translations may write small numbers as numerals: 零 for 0 is the common case.
+_HAN_DIGITS = dict(zip("零一二三四五六七八九十", [str(i) for i in range(11)], strict=True))
+_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+_HAN = re.compile(r"[\u3400-\u9fff]")
+# Words a translator or reader uses to mark a note that is not part of the rule.
+_COMMENTARY_MARKERS = re.compile(
+    r"\b(?:N\.? ?d\.? ?T\.?|note du traducteur|nota del traductor|N\. del T\.|"
+    r"translator'?s note|editor'?s note)\b|译注|譯註|譯按|译按|编者注|編者註|〔注|【注",
+    re.I,
+)
+# Frequent English words that are not also French or Spanish words.
+_ENGLISH_MARKERS = {
+    "the",
+    "of",
+    "and",
+    "that",
+    "with",
+    "its",
+    "has",
+    "is",
+    "an",
+    "if",
+    "it",
+    "this",
+    "in",
+    "any",
+    "spell",
+    "ability",
+    "player",
+    "cost",
+    "value",
+    "stack",
+    "mana",
+    "which",
+    "they",
+}
+
+
+@dataclass
+class Finding:
+    edition: int
+    key: str | None
+    severity: str
+    check: str
+    message: str
+    label: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _nfkc(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).replace("−", "-")
+
+
+def symbols(text: str) -> Counter[str]:
+    return Counter(_SYMBOL.findall(_nfkc(text)))
+
+
+def numbers(text: str) -> set[str]:
+    """Free numbers ("0", "2"), not rule references and not digits inside symbols."""
+    plain = RULE_REF.sub(" ", _SYMBOL.sub(" ", _nfkc(text)))
+    return set(_NUMBER.findall(plain))
+
+
+def rule_refs(text: str, own_label: str | None = None) -> set[str]:
+    refs = set(RULE_REF.findall(_nfkc(text)))
+    refs.discard(own_label or "")
+    return refs
+
+
+# Where the damage is, to quote it: the common shapes of a dropped symbol. Detection itself
+# is sources.damage.find_damage, the same test ingest flags clauses with.
+_LOST_AT = re.compile(
+    r"\ban (?:or|in)\b|\bany in its\b|\bof is\b|\bun (?:ou|dans)\b|\btout dans\b|"
+    r"\bde est\b|\bun (?:o|en)\b|\bincluant ,|\w [.,](?! \.)",
+    re.I,
+)
+
+
+def _lost_snippet(text: str) -> str | None:
+    if "lost-symbol" not in find_damage(text):
+        return None
+    m = _LOST_AT.search(text)
+    if not m:
+        return text[:40]
+    # A few words either side, cut at spaces so that the quote reads.
+    start = text.rfind(" ", 0, max(0, m.start() - 12)) + 1
+    end = text.find(" ", min(len(text), m.end() + 6))
+    return text[start : end if end != -1 else len(text)].strip()
+
+
+def _fmt(items: Sequence[str] | Counter[str]) -> str:
+    if isinstance(items, Counter):
+        items = sorted(items.elements())
+    return ", ".join(sorted(items)) or "none"
+
+
+def check_clause(text: str, flags: Sequence[str], kind: str) -> list[tuple[str, str, str]]:
+    """Checks needing only the clause itself: scraping damage and commentary."""
+    out: list[tuple[str, str, str]] = []
+    if "lost-symbol" in flags or (kind == "rule" and _lost_snippet(text)):
+        snippet = _lost_snippet(text) or text[:40]
+        out.append(
+            (
+                ERROR,
+                "lost-text",
+                f'text lost in scraping near "{snippet}": a symbol such as {{X}} was dropped '
+                "with the page's images; take this clause from an official edition",
+            )
+        )
+    if kind == "commentary":
+        out.append(
+            (
+                WARNING,
+                "commentary",
+                f'a reader\'s note sits among the rule text ("{text[:40]}"); it is not part of '
+                "the rules: keep it out of translations and translation memories",
+            )
+        )
+    elif _COMMENTARY_MARKERS.search(text):
+        out.append(
+            (
+                WARNING,
+                "commentary",
+                "the rule text holds a translator's or editor's note; move the note out of the rule",
+            )
+        )
+    return out
+
+
+def check_pair(
+    source: str,
+    target: str,
+    *,
+    source_lang: str,
+    target_lang: str,
+    source_label: str | None = None,
+    target_label: str | None = None,
+    target_flags: Sequence[str] = (),
+) -> list[tuple[str, str, str]]:
+    """Checks on a source clause (usually English) and the clause aligned with it.
+
+    Clauses damaged in scraping skip the symbol count: their symbols are already reported
+    as lost text, once, rather than as a second error for the same cause.
+    """
+    out: list[tuple[str, str, str]] = []
+    damaged = "lost-symbol" in target_flags or _lost_snippet(target) is not None
+    src_syms, tgt_syms = symbols(source), symbols(target)
+    if src_syms != tgt_syms and not damaged:
+        # A symbol missing or added is an error; the same symbols a different number of
+        # times is often the translator's grammar ("the value of {X}" -> "其值"): a warning.
+        severity = ERROR if set(src_syms) != set(tgt_syms) else WARNING
+        out.append(
+            (
+                severity,
+                "symbols",
+                f"symbols differ: source has {_fmt(src_syms)}, this text has {_fmt(tgt_syms)}",
+            )
+        )
+    src_nums, tgt_nums = numbers(source), numbers(target)
+    if target_lang.startswith("zh"):
+        # A number the Chinese spells as a numeral (零) is carried over.
+        tgt_nums |= {d for ch, d in _HAN_DIGITS.items() if ch in target and d in src_nums}
+    if src_nums != tgt_nums:
+        # "two" in the source and "2" in the translation is the same number, written the
+        # way each language's style guide wants: worth a look, not an error.
+        words = {w.lower() for w in _WORD.findall(source)}
+        spelled = {d for d in tgt_nums - src_nums if _EN_NUMBERS.get(d) in words}
+        out.append(
+            (
+                WARNING if spelled == tgt_nums - src_nums and not src_nums - tgt_nums else ERROR,
+                "numbers",
+                f"numbers differ: source has {_fmt(src_nums)}, this text has {_fmt(tgt_nums)}",
+            )
+        )
+    src_refs = rule_refs(source, source_label)
+    tgt_refs = rule_refs(target, target_label)
+    if src_refs != tgt_refs:
+        out.append(
+            (
+                ERROR,
+                "rule-references",
+                f"rule references differ: source cites {_fmt(src_refs)}, "
+                f"this text cites {_fmt(tgt_refs)}",
+            )
+        )
+    if target_lang.split("-")[0] != source_lang.split("-")[0] and _untranslated(
+        target, target_lang
+    ):
+        out.append(
+            (
+                ERROR,
+                "untranslated",
+                f"this {target_lang} text is still English; translate it from the source clause",
+            )
+        )
+    return out
+
+
+def _untranslated(target: str, target_lang: str) -> bool:
+    if target_lang.startswith("zh"):
+        # A Chinese clause with no Han character at all was left in English.
+        return len(target) > 20 and not _HAN.search(target)
+    words = [w.lower() for w in _WORD.findall(target)]
+    if len(words) < 4:
+        return False
+    english = sum(1 for w in words if w in _ENGLISH_MARKERS)
+    return english / len(words) > 0.12
+
+
+# --- which English wording does a translation follow? ---
+
+
+def _stem(word: str) -> str:
+    return fold_for_search(word)[:8]
+
+
+def _cognate(a: str, b: str) -> bool:
+    """'inmediatamente' ~ 'immediately', 'alternatif' ~ 'alternative'."""
+    return len(a) >= 5 and len(b) >= 5 and fuzz.ratio(_stem(a), _stem(b)) >= 75
+
+
+def _evidence_counts(text: str) -> Counter[str]:
+    """Symbols and long words of a text: what survives translation between these languages."""
+    nf = _nfkc(text)
+    c: Counter[str] = Counter(_SYMBOL.findall(nf))
+    c.update(w.lower() for w in _WORD.findall(_SYMBOL.sub(" ", nf)) if len(w) >= 5)
+    return c
+
+
+def follows_wording(
+    translation: str, versions: Sequence[str], *, latin: bool = True, damaged: bool = False
+) -> int | None:
+    """Index of the English version the translation follows, or None when unsure.
+
+    Only the words and symbols that differ between versions are counted: for each, how many
+    times the translation carries it (a symbol, or a cognate), against how many times each
+    version does. The version off by the fewest counts wins, if it wins clearly.
+    """
+    if len(versions) < 2:
+        return None
+    counts = [_evidence_counts(v) for v in versions]
+    keys = set().union(*counts)
+    varying = [k for k in keys if len({c[k] for c in counts}) > 1]
+    if not varying:
+        return None
+    t = _evidence_counts(translation)
+    t_words = [w for w in t.elements() if not w.startswith(("{", "["))]
+    have: dict[str, int] = {}
+    for k in varying:
+        if k.startswith(("{", "[")):
+            # Symbols must be carried over, so their absence counts too, unless scraping
+            # dropped them: then absence says nothing about the wording followed.
+            if not damaged:
+                have[k] = t[k]
+        elif latin:
+            n = sum(1 for w in t_words if _cognate(w, k))
+            # A missing cognate proves nothing (the translator may use another word);
+            # a present one does.
+            if n:
+                have[k] = n
+    if not have:
+        return None
+    costs = [sum(abs(have[k] - c[k]) for k in have) for c in counts]
+    best = min(costs)
+    # Several versions may fit equally (the difference that tells them apart was not
+    # translated with a cognate): the newest of them is the kindest answer.
+    return max(i for i, cost in enumerate(costs) if cost == best)

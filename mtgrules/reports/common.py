@@ -1,0 +1,80 @@
+"""Helpers shared by the reports: which edition a translation follows, clause flags, ordering."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ..sources.labels import label_sort_key
+from ..store.models import Clause
+from ..store.queries import EditionInfo
+
+# Kinds of clause that carry rule text; the others (headings, commentary, noise) are shown
+# but never counted as a clause a translation lacks.
+RULE_KINDS = ("rule", "glossary")
+
+
+def base_language(language: str) -> str:
+    """'zh-Hans' -> 'zh': Traditional and Simplified are one language for pairing."""
+    return language.split("-")[0].lower()
+
+
+def is_translation(info: EditionInfo, source_language: str = "en") -> bool:
+    return base_language(info.language) != base_language(source_language)
+
+
+def language_matches(info: EditionInfo, wanted: str) -> bool:
+    """'zh' matches zh-Hans and zh-Hant; 'zh-Hant' only itself."""
+    lang, want = info.language.lower(), wanted.lower()
+    return lang == want or lang.startswith(want + "-")
+
+
+def newest_english(infos: Sequence[EditionInfo], exclude: int | None = None) -> EditionInfo | None:
+    dated = [
+        e for e in infos if e.language == "en" and e.kind == "rules" and e.date and e.id != exclude
+    ]
+    return max(dated, key=lambda e: e.date or "") if dated else None
+
+
+def followed_english(
+    info: EditionInfo, infos: Sequence[EditionInfo], fallback: EditionInfo | None
+) -> EditionInfo | None:
+    """The English edition a translation was made from, as far as the store knows.
+
+    A bilingual page's own English comes first (the translator had it in front of them),
+    then the official English of the same date, then ``fallback`` (usually the newest).
+    """
+    english = [e for e in infos if e.language == "en" and e.id != info.id]
+    own = [e for e in english if set(e.sources) & set(info.sources)]
+    if own:
+        return own[0]
+    if info.date:
+        same = [e for e in english if e.date == info.date and e.kind == info.kind]
+        if same:
+            return same[0]
+    return fallback
+
+
+def clause_flags(session: Session, ids: Iterable[int]) -> dict[int, tuple[list[str], str | None]]:
+    """Damage flags and parent rule of clauses by id (alignment members carry neither)."""
+    wanted = sorted(set(ids))
+    out: dict[int, tuple[list[str], str | None]] = {}
+    # SQLite caps bound parameters; 500 at a time stays far below every limit.
+    for i in range(0, len(wanted), 500):
+        chunk = wanted[i : i + 500]
+        for cid, flags, parent in session.execute(
+            select(Clause.id, Clause.flags, Clause.parent).where(Clause.id.in_(chunk))
+        ):
+            out[cid] = (list(flags or []), parent)
+    return out
+
+
+def sort_labels(labels: Iterable[str]) -> list[str]:
+    return sorted(labels, key=label_sort_key)
+
+
+def edition_header(info: EditionInfo) -> dict[str, Any]:
+    return info.header_json()

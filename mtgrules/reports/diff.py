@@ -1,0 +1,110 @@
+"""What changed between two editions of one language, word by word.
+
+Reads align_editions: a clause whose label changed is a move (with its wording change, if
+any), not a deletion plus an insertion; clauses only in A are removed, only in B added.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from ..errors import NotFoundError, QueryError
+from ..sources.labels import label_sort_key
+from ..store.queries import find_edition, list_editions
+from .common import base_language
+from .drift import rule_scope
+from .worddiff import changed, summarize, word_diff
+
+# Clause kinds a historian compares; page noise and commentary are not rules text.
+_COMPARED = ("rule", "example", "glossary", "heading")
+
+
+def edition_diff(
+    session: Session, a: str, b: str, *, rule: str | None = None, as_of: int | None = None
+) -> dict[str, Any]:
+    from ..align import align_editions
+
+    infos = list_editions(session, as_of)
+    ea_info, eb_info = find_edition(infos, a), find_edition(infos, b)
+    if base_language(ea_info.language) != base_language(eb_info.language):
+        raise QueryError(
+            f"diff compares two editions of one language, but {ea_info.slug} is "
+            f"{ea_info.language} and {eb_info.slug} is {eb_info.language}; to compare a "
+            f"translation with its English run: mtgrules drift --edition {eb_info.slug} "
+            f"--reference {ea_info.slug}"
+        )
+    if ea_info.id == eb_info.id:
+        raise QueryError(f"{a} and {b} are the same edition ({ea_info.slug}); give two editions")
+    ea = align_editions(session, ea_info.id, eb_info.id)
+
+    changes: list[dict[str, Any]] = []
+    counts = {"unchanged": 0, "changed": 0, "moved": 0, "added": 0, "removed": 0}
+    for p in ea.pairs:
+        ca, cb = p.a, p.b
+        if rule and not (
+            (ca is not None and rule_scope(ca.label, ca.parent, rule))
+            or (cb is not None and rule_scope(cb.label, cb.parent, rule))
+        ):
+            continue
+        if (ca is None or ca.kind not in _COMPARED) and (cb is None or cb.kind not in _COMPARED):
+            continue
+        if ca is not None and cb is None:
+            kind = "removed"
+        elif cb is not None and ca is None:
+            kind = "added"
+        else:
+            assert ca is not None and cb is not None
+            moved = ca.label != cb.label and (ca.label or cb.label)
+            words = word_diff(ca.norm, cb.norm)
+            if moved:
+                kind = "moved"
+            elif changed(words):
+                kind = "changed"
+            else:
+                counts["unchanged"] += 1
+                continue
+        counts[kind] += 1
+        entry: dict[str, Any] = {
+            "kind": kind,
+            "pair": p.kind,
+            "from": ca.label if ca else None,
+            "to": cb.label if cb else None,
+            "clause_kind": (cb or ca).kind if (cb or ca) else None,
+            "parent": (cb or ca).parent if (cb or ca) else None,
+            "a_text": ca.norm if ca else None,
+            "b_text": cb.norm if cb else None,
+            "score": round(p.score, 4),
+        }
+        if ca is not None and cb is not None:
+            words = word_diff(ca.norm, cb.norm)
+            entry["words"] = words
+            entry["wording_changed"] = changed(words)
+            entry["gist"] = summarize(words)
+        changes.append(entry)
+    if rule and not changes and counts["unchanged"] == 0:
+        raise NotFoundError(
+            f"rule {rule} is in neither {ea_info.slug} nor {eb_info.slug}; "
+            "see: mtgrules show " + rule
+        )
+
+    def order(c: dict[str, Any]) -> tuple:
+        lab = c["to"] or c["from"] or c["parent"] or ""
+        return label_sort_key(lab.rstrip(".")) if lab else (10**9,)
+
+    changes.sort(key=order)
+    return {
+        "a": ea_info.header_json(),
+        "b": eb_info.header_json(),
+        "rule": rule,
+        "changes": changes,
+        "added": [c["to"] for c in changes if c["kind"] == "added" and c["to"]],
+        "removed": [c["from"] for c in changes if c["kind"] == "removed" and c["from"]],
+        "moved": [{"from": c["from"], "to": c["to"]} for c in changes if c["kind"] == "moved"],
+        "summary": counts,
+    }
+
+
+def has_differences(report: dict[str, Any]) -> bool:
+    return bool(report["changes"])

@@ -1,0 +1,431 @@
+"""Coverage drift: which clauses each edition has, lacks, renumbered, and what looks wrong.
+
+``rule_drift`` reads the alignment of one rule across every edition (align_rule) and lays
+it out as a matrix against a reference edition; ``edition_drift`` compares a whole
+translation with the English edition it follows (align_editions). Both return the JSON
+documented in issue 4.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from ..errors import NotFoundError, QueryError
+from ..sources.labels import in_rule, label_sort_key
+from ..store.queries import EditionInfo, find_edition, list_editions
+from . import checks as qa
+from .common import (
+    RULE_KINDS,
+    base_language,
+    clause_flags,
+    followed_english,
+    is_translation,
+    language_matches,
+    newest_english,
+)
+from .worddiff import summarize, word_diff
+
+
+def _cell(members: list[Any]) -> str | None:
+    """What an edition's cell shows: its label(s) for the clause, or None when missing."""
+    labels: list[str] = []
+    for m in members:
+        if m.kind not in RULE_KINDS:
+            continue
+        if m.kind == "glossary":
+            text = f"glossary: {m.term}" if m.term else "glossary"
+        else:
+            text = m.label or "unlabelled"
+        if text not in labels:
+            labels.append(text)
+    return " + ".join(labels) if labels else None
+
+
+def _pick_reference(
+    session: Session,
+    infos: list[EditionInfo],
+    reference: str | None,
+    rule: str,
+    as_of: int | None,
+) -> EditionInfo:
+    """The edition the matrix is read against: asked for, else the newest English."""
+    if reference:
+        # Any edition in the store may be named; it must then have the rule.
+        wanted = find_edition(list_editions(session, as_of), reference)
+        hit = next((e for e in infos if e.id == wanted.id), None)
+        if hit is None:
+            having = ", ".join(e.slug for e in infos if e.language == "en" and e.date)
+            raise NotFoundError(
+                f"{wanted.slug} has no rule {rule}; choose a reference that has it: {having}"
+            )
+        return hit
+    ref = newest_english(infos)
+    if ref is None:
+        raise NotFoundError(
+            f"no dated English edition has rule {rule}; pick a reference with --reference E "
+            "(see: mtgrules editions)"
+        )
+    return ref
+
+
+def rule_drift(
+    session: Session,
+    rule: str,
+    *,
+    reference: str | None = None,
+    language: str | None = None,
+    as_of: int | None = None,
+) -> dict[str, Any]:
+    from ..align import align_rule
+
+    ra = align_rule(session, rule, as_of=as_of)
+    if not ra.editions or not ra.groups:
+        raise NotFoundError(
+            f"rule {rule} is in no edition; rules before July 2009 used other numbers "
+            "(the X rule was 104.3c); see: mtgrules show RULE"
+        )
+    infos = list(ra.editions)
+    ref = _pick_reference(session, infos, reference, rule, as_of)
+    columns = [
+        e for e in infos if language is None or language_matches(e, language) or e.id == ref.id
+    ]
+    if language and len(columns) == 1 and not language_matches(ref, language):
+        raise NotFoundError(
+            f"no {language} edition has rule {rule}; languages that do: "
+            + ", ".join(sorted({e.language for e in infos}))
+        )
+    col_ids = [e.id for e in columns]
+
+    # Each group's members per edition.
+    grouped: list[tuple[Any, dict[int, list[Any]]]] = []
+    for g in ra.groups:
+        per: dict[int, list[Any]] = defaultdict(list)
+        for m in g.members:
+            per[m.edition].append(m)
+        grouped.append((g, per))
+
+    rows: list[dict[str, Any]] = []
+    extra: list[dict[str, Any]] = []
+    renumbered: list[dict[str, Any]] = []
+    row_of_group: dict[int, str] = {}
+    for gi, (g, per) in enumerate(grouped):
+        ref_members = [m for m in per.get(ref.id, []) if m.kind in RULE_KINDS and m.label]
+        cells = {str(eid): _cell(per.get(eid, [])) for eid in col_ids}
+        # Each edition's own wording, for side-by-side views (HTML) and for translators.
+        texts = {
+            str(eid): " ".join(m.text for m in per.get(eid, []) if m.kind in RULE_KINDS)
+            for eid in col_ids
+            if cells[str(eid)] is not None
+        }
+        if ref_members:
+            key = ref_members[0].label
+            row_of_group[gi] = key
+            rows.append(
+                {
+                    "key": key,
+                    "today": g.key,
+                    "text": " ".join(m.text for m in ref_members),
+                    "cells": cells,
+                    "texts": texts,
+                }
+            )
+        elif any(cells.values()):
+            newest = next(
+                (m for eid in reversed(col_ids) for m in per.get(eid, []) if m.kind in RULE_KINDS),
+                None,
+            )
+            extra.append(
+                {
+                    "key": g.key,
+                    "text": newest.text if newest else "",
+                    "cells": cells,
+                    "texts": texts,
+                }
+            )
+        to = row_of_group.get(gi) or g.key
+        for eid in col_ids:
+            if eid == ref.id:
+                continue
+            for m in per.get(eid, []):
+                if m.kind == "rule" and m.label and to and m.label != to:
+                    item = {"edition": eid, "from": m.label, "to": to}
+                    if m.label_inferred:
+                        item["inferred"] = True
+                    if item not in renumbered:
+                        renumbered.append(item)
+
+    rows.sort(key=lambda r: label_sort_key(r["key"]))
+    missing: dict[str, list[str]] = {}
+    for eid in col_ids:
+        if eid == ref.id:
+            continue
+        lacks = [r["key"] for r in rows if r["cells"][str(eid)] is None]
+        missing[str(eid)] = lacks
+
+    findings = _rule_checks(session, grouped, row_of_group, ref, columns, infos)
+    return {
+        "rule": rule,
+        "reference": ref.id,
+        "editions": [{**e.header_json()} for e in columns],
+        "rows": rows,
+        "extra_rows": extra,
+        "missing": missing,
+        "renumbered": renumbered,
+        "checks": [f.as_json() for f in findings],
+        "follows": {
+            str(e.id): (
+                f.id if (f := followed_english(e, infos, newest_english(infos) or ref)) else None
+            )
+            for e in columns
+            if is_translation(e)
+        },
+        "summary": _summary(missing, renumbered, findings),
+    }
+
+
+def _summary(
+    missing: dict[str, list[str]], renumbered: list[dict[str, Any]], findings: list[qa.Finding]
+) -> dict[str, Any]:
+    errors = sum(1 for f in findings if f.severity == qa.ERROR)
+    return {
+        "editions_lacking": sum(1 for v in missing.values() if v),
+        "clauses_missing": sum(len(v) for v in missing.values()),
+        "renumbered": len(renumbered),
+        "errors": errors,
+        "warnings": len(findings) - errors,
+    }
+
+
+def _versions(per: dict[int, list[Any]], infos: dict[int, EditionInfo]) -> list[dict[str, Any]]:
+    """The distinct official English wordings of one clause, oldest first, with their dates."""
+    out: list[dict[str, Any]] = []
+    dated = sorted(
+        (
+            (infos[eid], ms)
+            for eid, ms in per.items()
+            if eid in infos
+            and infos[eid].language == "en"
+            and infos[eid].kind == "rules"
+            and infos[eid].date
+        ),
+        key=lambda t: t[0].date or "",
+    )
+    for info, ms in dated:
+        text = " ".join(m.text for m in ms if m.kind == "rule")
+        if not text:
+            continue
+        if out and out[-1]["text"] == text:
+            out[-1]["to"] = info.date
+            continue
+        out.append({"text": text, "from": info.date, "to": info.date, "label": ms[0].label})
+    return out
+
+
+def _rule_checks(
+    session: Session,
+    grouped: list[tuple[Any, dict[int, list[Any]]]],
+    row_of_group: dict[int, str],
+    ref: EditionInfo,
+    columns: list[EditionInfo],
+    infos: list[EditionInfo],
+) -> list[qa.Finding]:
+    by_id = {e.id: e for e in infos}
+    col_ids = {e.id for e in columns}
+    flags = clause_flags(
+        session, (m.clause_id for _, per in grouped for eid in col_ids for m in per.get(eid, []))
+    )
+    # An undated translation with no English of its own is checked against the newest
+    # English, not against the chosen reference: a 2009 reference must not turn a current
+    # translation's [-X] into an error.
+    newest = newest_english(infos) or ref
+    follows = {e.id: followed_english(e, infos, newest) for e in columns}
+    out: list[qa.Finding] = []
+    for gi, (g, per) in enumerate(grouped):
+        key = row_of_group.get(gi) or g.key
+        versions = _versions(per, by_id)
+        ref_text = " ".join(m.text for m in per.get(ref.id, []) if m.kind == "rule")
+        for info in columns:
+            if info.id == ref.id:
+                continue
+            for m in per.get(info.id, []):
+                m_flags, parent = flags.get(m.clause_id, ([], None))
+                for sev, name, msg in qa.check_clause(m.text, m_flags, m.kind):
+                    # A reader's note has no group of its own: report it under its rule.
+                    out.append(
+                        qa.Finding(info.id, key or parent, sev, name, msg, m.label or parent)
+                    )
+            if not is_translation(info):
+                continue
+            members = [m for m in per.get(info.id, []) if m.kind == "rule"]
+            if not members:
+                continue
+            text = " ".join(m.text for m in members)
+            src_info = follows[info.id]
+            src_members = [
+                m for m in per.get(src_info.id if src_info else -1, []) if m.kind == "rule"
+            ]
+            source = " ".join(m.text for m in src_members) or ref_text
+            if source:
+                for sev, name, msg in qa.check_pair(
+                    source,
+                    text,
+                    source_lang="en",
+                    target_lang=info.language,
+                    source_label=(src_members[0].label if src_members else key),
+                    target_label=members[0].label,
+                    target_flags=[
+                        f for m in members for f in flags.get(m.clause_id, ([], None))[0]
+                    ],
+                ):
+                    out.append(qa.Finding(info.id, key, sev, name, msg, members[0].label))
+            damaged = any("lost-symbol" in flags.get(m.clause_id, ([], None))[0] for m in members)
+            finding = _older_wording(info, key, text, versions, ref_text, members[0].label, damaged)
+            if finding:
+                out.append(finding)
+    order = {e.id: i for i, e in enumerate(columns)}
+    out.sort(key=lambda f: (label_sort_key(f.key or ""), order.get(f.edition, 0)))
+    return out
+
+
+def _older_wording(
+    info: EditionInfo,
+    key: str | None,
+    text: str,
+    versions: list[dict[str, Any]],
+    ref_text: str,
+    label: str | None,
+    damaged: bool = False,
+) -> qa.Finding | None:
+    """Warn when a translation matches an older English wording than the reference's."""
+    if len(versions) < 2 or not ref_text:
+        return None
+    current = next((i for i, v in enumerate(versions) if v["text"] == ref_text), None)
+    if current is None:
+        return None
+    latin = base_language(info.language) != "zh"
+    best = qa.follows_wording(text, [v["text"] for v in versions], latin=latin, damaged=damaged)
+    if best is None or best >= current:
+        return None
+    old = versions[best]
+    gist = summarize(word_diff(old["text"], ref_text))
+    return qa.Finding(
+        info.id,
+        key,
+        qa.WARNING,
+        "older-wording",
+        f"follows the English wording of {old['from']}..{old['to']} (or older), not the "
+        f"reference's; English changed since: {gist}",
+        label,
+    )
+
+
+# --- whole editions ---
+
+
+def edition_drift(
+    session: Session, edition: str, *, reference: str | None = None, as_of: int | None = None
+) -> dict[str, Any]:
+    """Every rule a translation (or any edition) lacks or adds against the English it follows."""
+    from ..align import align_editions
+
+    infos = list_editions(session, as_of)
+    target = find_edition(infos, edition)
+    if reference:
+        ref = find_edition(infos, reference)
+    else:
+        ref = followed_english(target, infos, newest_english(infos, exclude=target.id))
+        if ref is None or ref.id == target.id:
+            raise QueryError(
+                f"no English edition to compare {target.slug} with; give one: --reference E"
+            )
+    if ref.id == target.id:
+        raise QueryError("the edition and its reference are the same; give another --reference")
+    ea = align_editions(session, ref.id, target.id)
+    missing: list[dict[str, Any]] = []
+    added: list[dict[str, Any]] = []
+    renumbered: list[dict[str, Any]] = []
+    findings: list[qa.Finding] = []
+    translation = base_language(target.language) != base_language(ref.language)
+    matched = 0
+    for p in ea.pairs:
+        a, b = p.a, p.b
+        if a is not None and b is None:
+            if a.kind in ("rule", "example", "glossary"):
+                missing.append(
+                    {"label": a.label, "parent": a.parent, "kind": a.kind, "text": a.norm}
+                )
+            continue
+        if b is not None and a is None:
+            if b.kind in ("rule", "example", "glossary"):
+                added.append({"label": b.label, "parent": b.parent, "kind": b.kind, "text": b.norm})
+            for sev, name, msg in qa.check_clause(b.norm, b.flags, b.kind):
+                findings.append(qa.Finding(target.id, b.label, sev, name, msg, b.label))
+            continue
+        if a is None or b is None:
+            continue
+        matched += 1
+        if a.label and b.label and a.label != b.label and a.kind == "rule":
+            renumbered.append(
+                {"edition": target.id, "from": b.label, "to": a.label, "pair": p.kind}
+            )
+        key = a.label or a.parent
+        for sev, name, msg in qa.check_clause(b.norm, b.flags, b.kind):
+            findings.append(qa.Finding(target.id, key, sev, name, msg, b.label))
+        if translation and a.kind == b.kind == "rule":
+            for sev, name, msg in qa.check_pair(
+                a.norm,
+                b.norm,
+                source_lang=ref.language,
+                target_lang=target.language,
+                source_label=a.label,
+                target_label=b.label,
+                target_flags=b.flags,
+            ):
+                findings.append(qa.Finding(target.id, key, sev, name, msg, b.label))
+    errors = sum(1 for f in findings if f.severity == qa.ERROR)
+    missing_rules = sorted({m["label"] for m in missing if m["label"]}, key=label_sort_key)
+    added_rules = sorted({m["label"] for m in added if m["label"]}, key=label_sort_key)
+    return {
+        "edition": target.header_json(),
+        "reference": ref.header_json(),
+        "missing": missing,
+        "added": added,
+        "missing_rules": missing_rules,
+        "added_rules": added_rules,
+        "renumbered": renumbered,
+        "checks": [f.as_json() for f in findings],
+        "summary": {
+            "matched": matched,
+            "missing": len(missing),
+            "added": len(added),
+            "renumbered": len(renumbered),
+            "errors": errors,
+            "warnings": len(findings) - errors,
+        },
+    }
+
+
+def rule_scope(label: str | None, parent: str | None, rule: str) -> bool:
+    """True if a clause (by its label, or its parent for examples) belongs to ``rule``."""
+    for lab in (label, parent):
+        if lab and (in_rule(lab, rule) or lab == rule or lab.startswith(rule + ".")):
+            return True
+    return False
+
+
+def has_differences(report: dict[str, Any]) -> bool:
+    """For --exit-code: anything missing, added, renumbered, or an error-level check."""
+    missing = report.get("missing")
+    if isinstance(missing, dict):
+        lacking = any(missing.values())
+    else:
+        lacking = bool(missing)
+    return bool(
+        lacking
+        or report.get("added")
+        or report.get("renumbered")
+        or any(c["severity"] == qa.ERROR for c in report.get("checks", []))
+    )

@@ -1,0 +1,196 @@
+"""Markdown versions of the reports, for issues, wikis and pull requests.
+
+Rule text is escaped for Markdown tables (pipes, newlines) and for inline HTML (< and &),
+since most Markdown viewers pass raw HTML through.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def md(text: Any) -> str:
+    s = "" if text is None else str(text)
+    s = s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    # Characters Markdown would read as formatting inside rule text.
+    for ch in ("\\", "|", "*", "_", "`", "[", "]"):
+        s = s.replace(ch, "\\" + ch)
+    return s.replace("\n", " ")
+
+
+def marked(ops: list[dict[str, str]]) -> str:
+    """Word diff in Markdown: ~~removed~~ **added**."""
+    out = []
+    for op in ops:
+        if op["op"] == "equal":
+            out.append(md(op["a"]))
+            continue
+        if op["a"].strip():
+            out.append(f"~~{md(op['a'].strip())}~~ ")
+        if op["b"].strip():
+            out.append(f"**{md(op['b'].strip())}** ")
+    return "".join(out).strip()
+
+
+def _table(headers: list[str], rows: list[list[Any]]) -> str:
+    out = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
+    out += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(out)
+
+
+def _checks(checks: list[dict[str, Any]], names: dict[str, str]) -> list[str]:
+    if not checks:
+        return []
+    rows = [
+        [
+            md(names.get(str(c["edition"]), c["edition"])),
+            md(c.get("label") or c.get("key")),
+            c["severity"],
+            c["check"],
+            md(c["message"]),
+        ]
+        for c in checks
+    ]
+    return [
+        "",
+        "## Checks",
+        "",
+        _table(["edition", "clause", "severity", "check", "message"], rows),
+    ]
+
+
+def render_rule_drift(report: dict[str, Any]) -> str:
+    ref = str(report["reference"])
+    eds = {str(e["id"]): e for e in report["editions"]}
+    names = {k: e.get("slug") or k for k, e in eds.items()}
+    headers = ["clause", *(md(names[k]) for k in eds)]
+    rows = []
+    for r in report["rows"]:
+        cells = []
+        for k in eds:
+            v = r["cells"].get(k)
+            if v is None:
+                cells.append("**missing**")
+            elif v != r["key"] and k != ref:
+                cells.append(f"_{md(v)}_")
+            else:
+                cells.append(md(v))
+        rows.append([f"`{r['key']}`", *cells])
+    s = report["summary"]
+    out = [
+        f"# Coverage of rule {report['rule']}",
+        "",
+        f"Reference: **{md(names[ref])}**. Cells: the clause's label in each edition "
+        "(_italic_: renumbered), or **missing**.",
+        "",
+        _table(headers, rows),
+        "",
+        "## What each edition lacks",
+    ]
+    texts = {r["key"]: r["text"] for r in report["rows"]}
+    renum: dict[str, list[dict[str, Any]]] = {}
+    for item in report["renumbered"]:
+        renum.setdefault(str(item["edition"]), []).append(item)
+    for k, e in eds.items():
+        lacks = report["missing"].get(k, [])
+        moved = renum.get(k, [])
+        if k == ref or not (lacks or moved):
+            continue
+        out += ["", f"### {md(names[k])} ({e['language']})", ""]
+        for key in lacks:
+            out.append(f"- `{key}`: {md(texts.get(key))}")
+        if moved:
+            out.append(
+                "- renumbered: " + ", ".join(f"its `{m['from']}` is `{m['to']}`" for m in moved)
+            )
+    extra = report.get("extra_rows") or []
+    if extra:
+        out += ["", f"## Not in {md(names[ref])}", ""]
+        for r in extra:
+            holders = [md(names[k]) for k, v in r["cells"].items() if v is not None and k in names]
+            out.append(f"- `{r['key']}` ({', '.join(holders)}): {md(r['text'])}")
+    out += _checks(report["checks"], names)
+    out += [
+        "",
+        f"{s['editions_lacking']} edition(s) lack {s['clauses_missing']} clauses; "
+        f"{s['renumbered']} renumberings; checks: {s['errors']} errors, {s['warnings']} warnings.",
+    ]
+    return "\n".join(out) + "\n"
+
+
+def render_edition_drift(report: dict[str, Any]) -> str:
+    e, ref, s = report["edition"], report["reference"], report["summary"]
+    out = [
+        f"# {md(e['slug'])} against {md(ref['slug'])}",
+        "",
+        f"{s['matched']} clauses paired, {s['missing']} missing, {s['added']} added, "
+        f"{s['renumbered']} renumbered; checks: {s['errors']} errors, {s['warnings']} warnings.",
+    ]
+    for title, items in (("Missing", report["missing"]), ("Only in this edition", report["added"])):
+        out += ["", f"## {title} ({len(items)})", ""]
+        out += [
+            f"- `{m['label'] or m['kind'] + ' of ' + str(m['parent'])}`: {md(m['text'])}"
+            for m in items
+        ]
+    if report["renumbered"]:
+        out += ["", "## Renumbered", ""]
+        out += [f"- its `{r['from']}` is `{r['to']}`" for r in report["renumbered"]]
+    out += _checks(report["checks"], {str(e["id"]): e["slug"]})
+    return "\n".join(out) + "\n"
+
+
+def render_diff(report: dict[str, Any]) -> str:
+    a, b, s = report["a"], report["b"], report["summary"]
+    scope = f" (rule {report['rule']})" if report.get("rule") else ""
+    out = [
+        f"# {md(a['slug'])} → {md(b['slug'])}{scope}",
+        "",
+        f"{s['changed']} reworded, {s['moved']} moved, {s['added']} added, "
+        f"{s['removed']} removed, {s['unchanged']} unchanged.",
+        "",
+    ]
+    for c in report["changes"]:
+        if c["kind"] == "moved":
+            head = f"`{c['from']}` → `{c['to']}` moved"
+        else:
+            head = f"`{c['to'] or c['from']}` {'reworded' if c['kind'] == 'changed' else c['kind']}"
+        if c.get("wording_changed"):
+            out.append(f"- {head}: {marked(c['words'])}")
+        elif c["kind"] == "added":
+            out.append(f"- {head}: **{md(c['b_text'])}**")
+        elif c["kind"] == "removed":
+            out.append(f"- {head}: ~~{md(c['a_text'])}~~")
+        else:
+            out.append(f"- {head}")
+    return "\n".join(out) + "\n"
+
+
+def render_trace(report: dict[str, Any]) -> str:
+    out = [f"# Trace of {report['clause']} (today {report['key']})", "", "## English", ""]
+    rows = []
+    for span in report["english"]:
+        when = span["from"] if span["from"] == span["to"] else f"{span['from']} – {span['to']}"
+        text = marked(span["words"]) if span.get("words") else md(span["text"])
+        rows.append([when, f"`{span['label'] or '-'}`", span["event"], text])
+    out.append(_table(["editions", "label", "event", "text"], rows))
+    if report["copies"]:
+        out += ["", "## Undated English copies", ""]
+        for u in report["copies"]:
+            c = u["closest"] or {}
+            out.append(
+                f"- {md(u['edition']['slug'])} `{u['label']}`: closest to "
+                f"{c.get('from')} – {c.get('to')} ({u['similarity']:.0%})"
+            )
+    if report["translations"]:
+        out += ["", "## Translations", ""]
+        rows = [
+            [
+                md(t["edition"]["slug"]),
+                t["language"],
+                f"`{t['label']}`" + ("\\*" if t["label_inferred"] else ""),
+                md(t["text"]),
+            ]
+            for t in report["translations"]
+        ]
+        out.append(_table(["edition", "language", "label", "text"], rows))
+    return "\n".join(out) + "\n"

@@ -1,0 +1,238 @@
+"""Terminal rendering of the reports: tables, word diffs marked like `git diff --word-diff`.
+
+Colour only when asked (the CLI passes use_colour(): a tty and no NO_COLOR). Without colour,
+changes read as [-removed-]{+added+}, which survives copy-paste and grep.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..render import bold, dim, table, wrap
+
+_RED, _GREEN, _RESET = "\x1b[31m", "\x1b[32m", "\x1b[0m"
+
+
+def marked(ops: list[dict[str, str]], colour: bool) -> str:
+    """A word diff as one string: old and new words marked in place."""
+    out = []
+    for op in ops:
+        if op["op"] == "equal":
+            out.append(op["a"])
+            continue
+        if op["a"]:
+            out.append(f"{_RED}{op['a']}{_RESET}" if colour else f"[-{op['a']}-]")
+        if op["b"]:
+            out.append(f"{_GREEN}{op['b']}{_RESET}" if colour else f"{{+{op['b']}+}}")
+    return "".join(out)
+
+
+def _short(label: str | None, rule: str) -> str:
+    """'107.3p' in rule 107.3 -> 'p'; other labels stay whole."""
+    if label is None:
+        return "-"
+    if label.startswith("glossary"):
+        return "gl"
+    if label.startswith(rule) and len(label) > len(rule):
+        return label[len(rule) :]
+    return label
+
+
+def _editions(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {str(e["id"]): e for e in report["editions"]}
+
+
+def _slug(e: dict[str, Any]) -> str:
+    return e.get("slug") or str(e["id"])
+
+
+def render_rule_drift(report: dict[str, Any], colour: bool = False) -> str:
+    rule, ref = report["rule"], str(report["reference"])
+    eds = _editions(report)
+    rows = report["rows"]
+    out = [
+        bold(f"Coverage of rule {rule} against {_slug(eds[ref])} (reference)", colour),
+        dim(
+            "One row per edition, one column per clause of the reference. "
+            "· same label, a letter = that edition's label for the clause, - missing.",
+            colour,
+        ),
+        "",
+    ]
+    # Rows are editions here (the JSON has one row per clause): 28 editions do not fit
+    # a terminal's width as columns, 15 clauses do.
+    headers = ["edition", "lang", *(_short(r["key"], rule) or "·" for r in rows), "lacks"]
+    headers[2] = rule if rows and rows[0]["key"] == rule else headers[2]
+    body = []
+    for eid, e in eds.items():
+        cells = []
+        for r in rows:
+            v = r["cells"].get(eid)
+            if v is None:
+                cells.append("-")
+            elif v == r["key"]:
+                cells.append("·")
+            else:
+                cells.append(_short(v, rule))
+        lacks = "ref" if eid == ref else len(report["missing"].get(eid, []))
+        body.append([_slug(e), e["language"], *cells, lacks])
+    out.append(table(headers, body))
+
+    by_edition: dict[str, list[dict[str, Any]]] = {}
+    for item in report["renumbered"]:
+        by_edition.setdefault(str(item["edition"]), []).append(item)
+    texts = {r["key"]: r["text"] for r in rows}
+    for eid, e in eds.items():
+        lacks = report["missing"].get(eid, [])
+        moved = by_edition.get(eid, [])
+        if eid == ref or not (lacks or moved):
+            continue
+        out.append("")
+        out.append(bold(f"{_slug(e)} [{e['language']}]", colour))
+        if lacks:
+            out.append(f"  lacks {len(lacks)}: {', '.join(lacks)}")
+            if e["language"] != "en":
+                # What the translator has to translate: the reference wording.
+                for key in lacks:
+                    out.append(f"    {key}")
+                    out.append(wrap(texts.get(key, ""), "      "))
+        if moved:
+            out.append(
+                "  renumbered: "
+                + ", ".join(
+                    f"its {m['from']} is {m['to']}" + ("*" if m.get("inferred") else "")
+                    for m in moved
+                )
+            )
+    extra = report.get("extra_rows") or []
+    if extra:
+        # Clauses some editions have and the reference does not (newer ones, against an old
+        # reference; or text a translation added).
+        out += ["", bold(f"Not in {_slug(eds[ref])} ({len(extra)})", colour)]
+        for r in extra:
+            holders = [_slug(eds[k]) for k, v in r["cells"].items() if v is not None and k in eds]
+            out.append(
+                f"  {r['key'] or '?'}: in {len(holders)} edition{'' if len(holders) == 1 else 's'} ({', '.join(holders[:4])}"
+                + (", ..." if len(holders) > 4 else "")
+                + ")"
+            )
+    out += _checks_block(report["checks"], eds, colour)
+    s = report["summary"]
+    out.append("")
+    out.append(
+        f"{s['editions_lacking']} edition(s) lack {s['clauses_missing']} clauses in all; "
+        f"{s['renumbered']} renumberings; checks: {s['errors']} errors, {s['warnings']} warnings."
+    )
+    return "\n".join(out)
+
+
+def _checks_block(
+    checks: list[dict[str, Any]], eds: dict[str, dict[str, Any]], colour: bool
+) -> list[str]:
+    if not checks:
+        return []
+    rows = []
+    for c in checks:
+        e = eds.get(str(c["edition"]))
+        rows.append(
+            [
+                _slug(e) if e else c["edition"],
+                c.get("label") or c.get("key") or "",
+                c["severity"],
+                c["check"],
+                c["message"],
+            ]
+        )
+    return [
+        "",
+        bold("Checks", colour),
+        table(["edition", "clause", "severity", "check", "message"], rows),
+    ]
+
+
+def render_edition_drift(report: dict[str, Any], colour: bool = False) -> str:
+    e, ref = report["edition"], report["reference"]
+    s = report["summary"]
+    out = [
+        bold(f"{e['slug']} against {ref['slug']}", colour),
+        f"{s['matched']} clauses paired, {s['missing']} missing, {s['added']} added, "
+        f"{s['renumbered']} renumbered; checks: {s['errors']} errors, {s['warnings']} warnings.",
+    ]
+    if report["missing"]:
+        out += ["", bold(f"Missing from {e['slug']} ({len(report['missing'])})", colour)]
+        for m in report["missing"]:
+            out.append(f"  {m['label'] or '(' + m['kind'] + ' of ' + str(m['parent']) + ')'}")
+            out.append(wrap(m["text"], "      "))
+    if report["added"]:
+        out += ["", bold(f"Only in {e['slug']} ({len(report['added'])})", colour)]
+        for m in report["added"]:
+            out.append(f"  {m['label'] or '(' + m['kind'] + ' of ' + str(m['parent']) + ')'}")
+            out.append(wrap(m["text"], "      "))
+    if report["renumbered"]:
+        out += ["", bold("Renumbered", colour)]
+        out.append("  " + ", ".join(f"its {r['from']} is {r['to']}" for r in report["renumbered"]))
+    eds = {str(e["id"]): e}
+    out += _checks_block(report["checks"], eds, colour)
+    return "\n".join(out)
+
+
+def render_diff(report: dict[str, Any], colour: bool = False) -> str:
+    a, b, s = report["a"], report["b"], report["summary"]
+    scope = f" (rule {report['rule']})" if report.get("rule") else ""
+    out = [
+        bold(f"{a['slug']} -> {b['slug']}{scope}", colour),
+        f"{s['changed']} reworded, {s['moved']} moved, {s['added']} added, "
+        f"{s['removed']} removed, {s['unchanged']} unchanged.",
+    ]
+    marks = {"changed": "~", "moved": ">", "added": "+", "removed": "-"}
+    for c in report["changes"]:
+        mark = marks[c["kind"]]
+        if c["kind"] == "moved":
+            head = f"{c['from']} -> {c['to']}  moved"
+            if c.get("wording_changed"):
+                head += " and reworded"
+        else:
+            label = c["to"] or c["from"] or f"({c['clause_kind']} of {c['parent']})"
+            head = f"{label}  {'reworded' if c['kind'] == 'changed' else c['kind']}"
+        out.append("")
+        out.append(bold(f"{mark} {head}", colour))
+        if c.get("words") is not None and c.get("wording_changed"):
+            out.append(wrap(marked(c["words"], colour), "    "))
+        elif c["kind"] == "added":
+            out.append(wrap(c["b_text"], "    "))
+        elif c["kind"] == "removed":
+            out.append(wrap(c["a_text"], "    "))
+    if not report["changes"]:
+        out.append("\nNo differences.")
+    return "\n".join(out)
+
+
+def render_trace(report: dict[str, Any], colour: bool = False) -> str:
+    out = [bold(f"Trace of {report['clause']} (today {report['key']})", colour), ""]
+    out.append(bold("English, official editions", colour))
+    for span in report["english"]:
+        when = span["from"] if span["from"] == span["to"] else f"{span['from']}..{span['to']}"
+        out.append(f"  {when}  {span['label'] or '-'}  {span['event']}")
+        if not span["text"]:
+            continue
+        if span.get("words"):
+            out.append(wrap(marked(span["words"], colour), "      "))
+        else:
+            out.append(wrap(span["text"], "      "))
+    if report["copies"]:
+        out += ["", bold("English copies (scraped pages)", colour)]
+        for u in report["copies"]:
+            c = u["closest"]
+            near = f"closest to {c['from']}..{c['to']} ({u['similarity']:.0%})" if c else ""
+            out.append(f"  {u['edition']['slug']}  {u['label'] or '-'}  {near}")
+            if u.get("words"):
+                out.append(wrap(marked(u["words"], colour), "      "))
+    if report["translations"]:
+        out += ["", bold("Translations", colour)]
+        for t in report["translations"]:
+            e = t["edition"]
+            label = (t["label"] or "-") + ("*" if t["label_inferred"] else "")
+            extra = f"  {t['event']}" if t.get("event") else ""
+            out.append(f"  {e['slug']}  [{t['language']}]  {label}{extra}")
+            out.append(wrap(t["text"], "      "))
+    return "\n".join(out)

@@ -1,0 +1,173 @@
+"""TMX 1.4 export of aligned clause pairs, for translators' CAT tools (Trados, OmegaT, memoQ).
+
+Each translation unit is one aligned pair. Rule labels, edition names and edition dates go
+into <prop type="x-..."> elements, the TMX 1.4 way to carry metadata a tool may filter on.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import xml.etree.ElementTree as ET
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from .. import __version__
+
+XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
+
+
+@dataclass
+class TmxSide:
+    language: str
+    text: str
+    label: str | None
+    edition: str  # slug, e.g. en-2026-01-16
+    date: str | None
+    source: str
+
+
+@dataclass
+class TmxUnit:
+    key: str  # the clause's label today
+    source: TmxSide
+    target: TmxSide
+    score: float | None = None
+
+
+def _prop(parent: ET.Element, name: str, value: str | None) -> None:
+    if value:
+        p = ET.SubElement(parent, "prop", {"type": f"x-{name}"})
+        p.text = value
+
+
+def _tuv(tu: ET.Element, side: TmxSide) -> None:
+    tuv = ET.SubElement(tu, "tuv", {XML_LANG: side.language})
+    # In TMX 1.4 a <tuv>'s <prop>s come before its <seg>.
+    _prop(tuv, "rule-label", side.label)
+    _prop(tuv, "edition", side.edition)
+    _prop(tuv, "edition-date", side.date)
+    _prop(tuv, "source-document", side.source)
+    seg = ET.SubElement(tuv, "seg")
+    seg.text = side.text
+
+
+def write_tmx(units: Iterable[TmxUnit], srclang: str) -> str:
+    """The TMX document as a string (UTF-8 declared)."""
+    root = ET.Element("tmx", {"version": "1.4"})
+    ET.SubElement(
+        root,
+        "header",
+        {
+            "creationtool": "mtgrules",
+            "creationtoolversion": __version__,
+            "segtype": "paragraph",  # one clause, which may hold several sentences
+            "o-tmf": "mtgrules",
+            "adminlang": "en",
+            "srclang": srclang,
+            "datatype": "plaintext",
+            "creationdate": dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ"),
+        },
+    )
+    body = ET.SubElement(root, "body")
+    for i, unit in enumerate(units, 1):
+        tu = ET.SubElement(body, "tu", {"tuid": f"{i}"})
+        _prop(tu, "rule", unit.key)
+        if unit.score is not None:
+            _prop(tu, "alignment-score", f"{unit.score:.3f}")
+        _tuv(tu, unit.source)
+        _tuv(tu, unit.target)
+    ET.indent(root, "  ")
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def tmx_units(
+    session: Any, source: str, target: str, *, rule: str | None = None, as_of: int | None = None
+) -> tuple[list[TmxUnit], dict[str, Any]]:
+    """Aligned (source, target) clause pairs for every target-language edition.
+
+    Each target edition is paired with the source-language edition it follows (its own page's
+    English, else the English of its date, else the newest). Commentary and page noise are
+    left out: a translation memory must hold rule text only.
+    """
+    from ..errors import NotFoundError
+    from ..store.queries import list_editions
+    from .common import followed_english, language_matches, newest_english
+    from .drift import rule_scope
+
+    infos = list_editions(session, as_of)
+    targets = [e for e in infos if language_matches(e, target) and e.kind == "rules"]
+    if not targets:
+        raise NotFoundError(
+            f"no {target} edition in the store; languages present: "
+            + ", ".join(sorted({e.language for e in infos}))
+        )
+    sources_pool = [e for e in infos if language_matches(e, source)]
+    if not sources_pool:
+        raise NotFoundError(f"no {source} edition in the store; see: mtgrules editions")
+    fallback = (
+        newest_english(sources_pool)
+        if source == "en"
+        else max(sources_pool, key=lambda e: e.date or "")
+    )
+    units: list[TmxUnit] = []
+    used: list[dict[str, Any]] = []
+    ra = None
+    if rule:
+        from ..align import align_rule
+
+        # One alignment of the rule serves every edition pair.
+        ra = align_rule(session, rule, as_of=as_of)
+    for tgt in targets:
+        src = followed_english(tgt, sources_pool, fallback) if source == "en" else fallback
+        if src is None:
+            continue
+        pairs = _pairs(session, src, tgt, ra)
+        n = 0
+        for key, a_label, a_text, b_label, b_text, score in pairs:
+            if rule and not (rule_scope(a_label, None, rule) or rule_scope(key, None, rule)):
+                continue
+            units.append(
+                TmxUnit(
+                    key=key or a_label or "",
+                    source=TmxSide(src.language, a_text, a_label, src.slug, src.date, src.source),
+                    target=TmxSide(tgt.language, b_text, b_label, tgt.slug, tgt.date, tgt.source),
+                    score=score,
+                )
+            )
+            n += 1
+        used.append({"source": src.header_json(), "target": tgt.header_json(), "units": n})
+    return units, {"pairs": used, "units": len(units)}
+
+
+def _pairs(
+    session: Any, src: Any, tgt: Any, ra: Any
+) -> list[tuple[str | None, str | None, str, str | None, str, float | None]]:
+    """(key, source label, source text, target label, target text, score) for one edition
+    pair: from the rule's alignment when there is one, else from the two whole editions."""
+    out: list[tuple[str | None, str | None, str, str | None, str, float | None]] = []
+    if ra is not None:
+        for g in ra.groups:
+            a = [m for m in g.members if m.edition == src.id and m.kind == "rule"]
+            b = [m for m in g.members if m.edition == tgt.id and m.kind == "rule"]
+            if a and b:
+                score = min(m.score for m in b)
+                out.append(
+                    (
+                        g.key,
+                        a[0].label,
+                        " ".join(m.text for m in a),
+                        b[0].label,
+                        " ".join(m.text for m in b),
+                        score,
+                    )
+                )
+        return out
+    from ..align import align_editions
+
+    ea = align_editions(session, src.id, tgt.id)
+    for p in ea.pairs:
+        if p.a is None or p.b is None or p.a.kind != "rule" or p.b.kind != "rule":
+            continue
+        out.append((p.a.label, p.a.label, p.a.norm, p.b.label, p.b.norm, p.score))
+    return out

@@ -1,0 +1,237 @@
+"""One clause's line through time and languages (the X clause: glossary 2006, 104.3c,
+107.3f in 2009, 107.3g today, and its translations), with the dates it changed."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from ..errors import NotFoundError, QueryError
+from ..sources.labels import parent_of
+from ..store.queries import EditionInfo, list_editions
+from .common import RULE_KINDS, followed_english, is_translation, newest_english
+from .worddiff import changed, similarity, summarize, word_diff
+
+
+def _find_group(groups: list[Any], label: str) -> Any:
+    for g in groups:
+        if g.key == label:
+            return g
+    # An older label (107.3f in 2009): the group holding a member that carried it.
+    for g in groups:
+        if any(m.label == label for m in g.members):
+            return g
+    return None
+
+
+def trace_clause(session: Session, label: str, *, as_of: int | None = None) -> dict[str, Any]:
+    from ..align import align_rule
+
+    if "." not in label:
+        raise QueryError(f"trace follows one clause; give a rule such as {label}.1 or 107.3g")
+    rule = parent_of(label) if label[-1].isalpha() else label
+    assert rule is not None
+    ra = align_rule(session, rule, as_of=as_of)
+    group = _find_group(ra.groups, label)
+    if group is None:
+        raise NotFoundError(
+            f"no clause {label} in any edition; list the clauses of {rule} with: "
+            f"mtgrules show {rule}"
+        )
+    all_infos = list_editions(session, as_of)
+    infos = {e.id: e for e in all_infos}
+    per: dict[int, list[Any]] = defaultdict(list)
+    for m in group.members:
+        if m.kind in RULE_KINDS:
+            per[m.edition].append(m)
+
+    english = _english_line(per, infos, all_infos)
+    undated = _undated(per, infos, english)
+    translations = _translations(per, infos, all_infos, english)
+    events = [
+        {
+            "date": s["from"],
+            "track": s["track"],
+            "event": s["event"],
+            "label": s["label"],
+            "gist": s.get("gist"),
+        }
+        for s in english
+    ]
+    return {
+        "clause": label,
+        "rule": rule,
+        "key": group.key,
+        "english": english,
+        "copies": undated,
+        "translations": translations,
+        "events": events,
+    }
+
+
+def _joined(ms: list[Any]) -> str:
+    return " ".join(m.text for m in ms)
+
+
+def _labels(ms: list[Any]) -> str | None:
+    labels = []
+    for m in ms:
+        text = m.label or (f"glossary: {m.term}" if m.kind == "glossary" else None)
+        if text and text not in labels:
+            labels.append(text)
+    return " + ".join(labels) if labels else None
+
+
+def _english_line(
+    per: dict[int, list[Any]], infos: dict[int, EditionInfo], all_infos: list[EditionInfo]
+) -> list[dict[str, Any]]:
+    """Spans of official English editions with the same label and wording, oldest first.
+
+    Two tracks: the numbered rule, and the glossary sentences that carried the same rule
+    before it had a number (and often beside it). Each track has its own events; mixing them
+    would read as the text jumping back and forth within one edition.
+    """
+    dated = sorted(
+        (
+            infos[eid]
+            for eid in per
+            if infos[eid].language == "en" and infos[eid].date and infos[eid].kind == "rules"
+        ),
+        key=lambda e: e.date or "",
+    )
+    spans: list[dict[str, Any]] = []
+    last: dict[str, dict[str, Any]] = {}
+    for info in dated:
+        for track in ("glossary", "rule"):
+            ms = [m for m in per[info.id] if (m.kind == "glossary") == (track == "glossary")]
+            if not ms:
+                continue
+            text, label = _joined(ms), _labels(ms)
+            prev = last.get(track)
+            if prev and prev["text"] == text and prev["label"] == label:
+                prev["to"] = info.date
+                prev["editions"].append(info.slug)
+                continue
+            span: dict[str, Any] = {
+                "track": track,
+                "from": info.date,
+                "to": info.date,
+                "editions": [info.slug],
+                "label": label,
+                "kind": ms[0].kind,
+                "text": text,
+            }
+            if prev is None:
+                if track == "rule" and "glossary" in last and last["glossary"]["from"] != info.date:
+                    span["event"] = "became a numbered rule"
+                else:
+                    span["event"] = "appeared" + (" in the glossary" if track == "glossary" else "")
+            else:
+                words = word_diff(prev["text"], text)
+                renumbered = prev["label"] != label
+                reworded = changed(words)
+                if renumbered and reworded:
+                    span["event"] = "renumbered and reworded"
+                elif renumbered:
+                    span["event"] = "renumbered"
+                else:
+                    span["event"] = "reworded"
+                span["previous_label"] = prev["label"]
+                if reworded:
+                    span["words"] = words
+                    span["gist"] = summarize(words)
+            spans.append(span)
+            last[track] = span
+    # A track that stops before the newest edition was dropped then.
+    rules_editions = sorted(
+        (e for e in all_infos if e.language == "en" and e.kind == "rules" and e.date),
+        key=lambda e: e.date or "",
+    )
+    for track, span in list(last.items()):
+        later = [e for e in rules_editions if (e.date or "") > (span["to"] or "")]
+        if later:
+            spans.append(
+                {
+                    "track": track,
+                    "from": later[0].date,
+                    "to": later[-1].date,
+                    "editions": [e.slug for e in later],
+                    "label": None,
+                    "kind": None,
+                    "text": "",
+                    "event": "left the glossary" if track == "glossary" else "removed",
+                }
+            )
+    spans.sort(key=lambda sp: (sp["from"] or "", sp["track"] != "glossary"))
+    return spans
+
+
+def _undated(
+    per: dict[int, list[Any]], infos: dict[int, EditionInfo], english: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """English copies outside the official line (scraped pages, a glossary page): which
+    official wording each carries."""
+    out = []
+    for eid, ms in per.items():
+        info = infos[eid]
+        if info.language != "en" or (info.date and info.kind == "rules"):
+            continue
+        text = _joined(ms)
+        best, best_sim = None, 0.0
+        for span in english:
+            if (span["kind"] == "glossary") != (ms[0].kind == "glossary"):
+                continue
+            sim = similarity(span["text"], text) if span["text"] else 0.0
+            if sim > best_sim:
+                best, best_sim = span, sim
+        entry: dict[str, Any] = {
+            "edition": info.header_json(),
+            "label": _labels(ms),
+            "text": text,
+            "closest": {"from": best["from"], "to": best["to"], "label": best["label"]}
+            if best
+            else None,
+            "similarity": round(best_sim, 3),
+        }
+        if best is not None:
+            words = word_diff(best["text"], text)
+            entry["words"] = words
+            entry["gist"] = summarize(words)
+        out.append(entry)
+    return out
+
+
+def _translations(
+    per: dict[int, list[Any]],
+    infos: dict[int, EditionInfo],
+    all_infos: list[EditionInfo],
+    english: list[dict[str, Any]],
+) -> list[dict[str, Any]]:
+    out = []
+    fallback = newest_english(all_infos)
+    chosen = sorted(
+        (infos[eid] for eid in per if is_translation(infos[eid])),
+        key=lambda e: (e.language, e.date is None, e.date or "", e.id),
+    )
+    previous: dict[str, str] = {}
+    for info in chosen:
+        ms = per[info.id]
+        text = _joined(ms)
+        src = followed_english(info, all_infos, fallback)
+        entry: dict[str, Any] = {
+            "edition": info.header_json(),
+            "language": info.language,
+            "label": _labels(ms),
+            "label_inferred": any(m.label_inferred for m in ms),
+            "text": text,
+            "follows": src.slug if src else None,
+            "source_text": _joined(per.get(src.id, [])) if src else None,
+        }
+        if info.date and info.language in previous:
+            entry["event"] = "reworded" if previous[info.language] != text else "unchanged"
+        if info.date:
+            previous[info.language] = text
+        out.append(entry)
+    return out

@@ -1,0 +1,82 @@
+"""Word-level difference of two texts, as a list of operations a renderer can highlight."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from typing import Any
+
+# Rule references (so "107.3h" -> "107.3i" reads whole), words, single symbols such as {X}
+# or [-X], single CJK characters (Chinese has no spaces, so a character is the smallest unit
+# a reader can see change), and the spaces between them.
+_TOKEN = re.compile(
+    r"\d{3}\.\d+[a-z]?|\{[^{}\s]{1,6}\}|\[[+\-−]?[^\[\]\s]{1,3}\]|[\u3400-\u9fff\uf900-\ufaff]|[^\W_]+(?:['’][^\W_]+)*|\s+|.",
+    re.UNICODE,
+)
+
+
+def tokenize(text: str) -> list[str]:
+    return _TOKEN.findall(text)
+
+
+def word_diff(a: str, b: str) -> list[dict[str, str]]:
+    """Operations turning ``a`` into ``b``: {"op": "equal"|"delete"|"insert"|"replace", "a", "b"}.
+
+    Concatenating every "a" gives ``a`` back and every "b" gives ``b``, so a renderer never
+    loses text. Whitespace-only edits around a change are folded into the change, which keeps
+    "he or she" -> "they" one replacement rather than three.
+    """
+    ta, tb = tokenize(a), tokenize(b)
+    # autojunk off: long rules repeat "the" and "X" often; junk heuristics would hide edits.
+    sm = difflib.SequenceMatcher(None, ta, tb, autojunk=False)
+    ops: list[dict[str, str]] = []
+    for tag, i1, i2, j1, j2 in sm.get_opcodes():
+        sa, sb = "".join(ta[i1:i2]), "".join(tb[j1:j2])
+        if tag == "equal" and ops and ops[-1]["op"] != "equal" and not sa.strip():
+            # a lone space between two edits joins them
+            ops[-1]["a"] += sa
+            ops[-1]["b"] += sb
+            continue
+        if ops and ops[-1]["op"] != "equal" and tag != "equal":
+            prev = ops[-1]
+            prev["a"] += sa
+            prev["b"] += sb
+            prev["op"] = "replace" if prev["a"] and prev["b"] else prev["op"]
+            continue
+        ops.append({"op": tag, "a": sa, "b": sb})
+    # Re-label merged runs: an edit with text on both sides is a replacement.
+    for op in ops:
+        if op["op"] != "equal":
+            op["op"] = "replace" if op["a"] and op["b"] else ("delete" if op["a"] else "insert")
+    return ops
+
+
+def changed(ops: list[dict[str, str]]) -> bool:
+    return any(op["op"] != "equal" for op in ops)
+
+
+def summarize(ops: list[dict[str, str]], limit: int = 3) -> str:
+    """A one-line gist: '"he or she" -> "they"; +"immediately before"'."""
+    parts = []
+    for op in ops:
+        a, b = op["a"].strip(), op["b"].strip()
+        if op["op"] == "replace":
+            parts.append(f'"{a}" -> "{b}"')
+        elif op["op"] == "delete":
+            parts.append(f'-"{a}"')
+        elif op["op"] == "insert":
+            parts.append(f'+"{b}"')
+    more = f" (+{len(parts) - limit} more)" if len(parts) > limit else ""
+    return "; ".join(parts[:limit]) + more
+
+
+def similarity(a: str, b: str) -> float:
+    """Share of tokens kept, 0..1, on the same tokens the diff uses."""
+    ta, tb = tokenize(a), tokenize(b)
+    if not ta and not tb:
+        return 1.0
+    return difflib.SequenceMatcher(None, ta, tb, autojunk=False).ratio()
+
+
+def as_json_ops(ops: list[dict[str, str]]) -> list[dict[str, Any]]:
+    return [dict(op) for op in ops]

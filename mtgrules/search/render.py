@@ -1,0 +1,112 @@
+"""Search results for a terminal: ranked hits, matching words highlighted, aligned clauses
+indented beneath each hit. No click here (only cli.py imports it)."""
+
+from __future__ import annotations
+
+from ..render import bold, dim, wrap
+from .engine import Hit, SearchResult
+from .termbase import same_language
+from .text import has_han, highlight_spans, query_words
+
+# Placeholders that survive textwrap (one column each) and become colour codes afterwards.
+_ON, _OFF = "\x01", "\x02"
+_HIGHLIGHT = "\x1b[1;33m"  # bold yellow
+_RESET = "\x1b[0m"
+
+
+def _mark(text: str, words: list[str], colour: bool) -> str:
+    if not colour:
+        return text
+    out, last = [], 0
+    for start, end in highlight_spans(text, words):
+        out += [text[last:start], _ON, text[start:end], _OFF]
+        last = end
+    out.append(text[last:])
+    return "".join(out)
+
+
+WIDTH = 100
+
+
+def _columns(ch: str) -> int:
+    if ch in (_ON, _OFF):
+        return 0
+    return 2 if "\u2e80" <= ch <= "\u9fff" or "\uff00" <= ch <= "\uffef" else 1
+
+
+def _wrap(text: str, indent: str) -> str:
+    """textwrap only breaks at spaces, and Chinese has none: cut it by display columns
+    (two per Han character) instead."""
+    if not has_han(text):
+        return wrap(text, indent, WIDTH)
+    lines = []
+    for paragraph in text.split("\n"):
+        line, used = indent, len(indent)
+        for ch in paragraph:
+            w = _columns(ch)
+            if used + w > WIDTH and line.strip():
+                lines.append(line)
+                line, used = indent, len(indent)
+            line += ch
+            used += w
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _paint(text: str) -> str:
+    return text.replace(_ON, _HIGHLIGHT).replace(_OFF, _RESET)
+
+
+def _where(label: str | None, kind: str, term: str | None) -> str:
+    if kind == "glossary":
+        return f"glossary: {term}" if term else "glossary"
+    if label:
+        return label if kind in ("rule", "heading") else f"{label} ({kind})"
+    return f"({kind})"
+
+
+def _hit_block(n: int, hit: Hit, result: SearchResult, colour: bool) -> list[str]:
+    more = len(hit.editions) - 1
+    also = f"  (+{more} edition{'s' if more > 1 else ''} with the same text)" if more > 0 else ""
+    fuzzy = "  [fuzzy]" if hit.fuzzy else ""
+    head = f"{n}. {_where(hit.label, hit.kind, hit.term)}  {hit.edition}  [{hit.language}]"
+    lines = [bold(head, colour) + dim(f"  score {hit.score:.2f}{also}", colour) + fuzzy]
+    lines.append(_paint(_wrap(_mark(hit.text, hit.words, colour), "     ")))
+    for a in hit.aligned:
+        words = [
+            w
+            for lang, forms in result.translations.items()
+            if same_language(lang, a.language)
+            for f in forms
+            for w in query_words(f)
+        ]
+        tag = f"{a.language} {_where(a.label, a.kind, a.term)}  {a.edition}"
+        lines.append("     " + dim(f"{tag}  (by {a.via})", colour))
+        lines.append(_paint(_wrap(_mark(a.text, words, colour), "       ")))
+    return lines
+
+
+def render_search(result: SearchResult, colour: bool = False) -> str:
+    out: list[str] = []
+    if result.translations:
+        forms = " · ".join(f"{lang} {' / '.join(fs)}" for lang, fs in result.translations.items())
+        out.append(dim(f"termbase: {forms}", colour))
+    if result.fuzzy_words:
+        fixes = ", ".join(f"{w} → {' / '.join(alts)}" for w, alts in result.fuzzy_words.items())
+        out.append(f"No exact match for every word; fuzzy hits use: {fixes}")
+    if not result.hits and result.mode == "rule":
+        out.append(
+            f"No edition (of those searched) has rule {result.words[0]}. Rules before July "
+            "2009 used other numbers; try: mtgrules search WORDS"
+        )
+        return "\n".join(out)
+    if not result.hits:
+        out.append(
+            f"Nothing matches '{result.query}'. Try fewer words, another language, "
+            "or drop --lang/--edition/--kind."
+        )
+        return "\n".join(out)
+    for n, hit in enumerate(result.hits, 1):
+        out += _hit_block(n, hit, result, colour)
+        out.append("")
+    return "\n".join(out).rstrip()

@@ -1,0 +1,196 @@
+"""Shared fixtures: real stores filled from the real bundled corpus.
+
+By default every store is a SQLite file in tmp_path. With MTGRULES_TEST_PG set to a
+postgresql:// URL (a role allowed to CREATE DATABASE), the same fixtures hand out URLs of
+fresh PostgreSQL databases instead, so the whole suite runs against a real server:
+
+    MTGRULES_TEST_PG=postgresql://mtgrules:mtgrules@localhost/postgres pytest -m 'not browser'
+
+Tests that only make sense on SQLite (PRAGMA checks, file copies) are marked ``sqlite_only``
+and skipped on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, inspect, text
+from sqlalchemy.engine import make_url
+
+from mtgrules.ingest import BUNDLED_CORPUS, ingest_paths
+from mtgrules.store import open_store, session_scope
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = BUNDLED_CORPUS
+SEEDS = CORPUS / "seeds"
+EXTRA = CORPUS / "corpus-extra"
+
+PG_URL = os.environ.get("MTGRULES_TEST_PG") or None
+ON_PG = PG_URL is not None
+
+# A store handed to a test: a SQLite file path, or a postgresql:// URL string.
+StoreRef = Path | str
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "sqlite_only: skipped when MTGRULES_TEST_PG is set")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    skip_sqlite = pytest.mark.skip(reason="SQLite-specific; MTGRULES_TEST_PG is set")
+    skip_pg = pytest.mark.skip(reason="needs MTGRULES_TEST_PG (a PostgreSQL URL)")
+    for item in items:
+        if ON_PG and "sqlite_only" in item.keywords:
+            item.add_marker(skip_sqlite)
+        if not ON_PG and "postgres" in item.keywords:
+            item.add_marker(skip_pg)
+
+
+# --- PostgreSQL databases, one per store --------------------------------------------------
+
+
+def _pg_admin():
+    # AUTOCOMMIT: CREATE/DROP DATABASE cannot run inside a transaction.
+    return create_engine(
+        make_url(PG_URL).set(drivername="postgresql+psycopg"), isolation_level="AUTOCOMMIT"
+    )
+
+
+def pg_create_database(template: str | None = None) -> str:
+    """A new, empty (or template-copied) database; returns its postgresql:// URL."""
+    assert PG_URL is not None
+    name = f"mtgt_{uuid.uuid4().hex[:12]}"
+    engine = _pg_admin()
+    with engine.connect() as conn:
+        clause = f' TEMPLATE "{template}"' if template else ""
+        conn.exec_driver_sql(f'CREATE DATABASE "{name}"{clause}')
+    engine.dispose()
+    return make_url(PG_URL).set(database=name).render_as_string(hide_password=False)
+
+
+def pg_drop_database(url: str) -> None:
+    name = make_url(url).database
+    engine = _pg_admin()
+    with engine.connect() as conn:
+        conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    engine.dispose()
+
+
+@pytest.fixture
+def new_store(tmp_path: Path) -> Iterator[StoreRef]:
+    """Where a new, empty store goes: a SQLite path not yet created, or an empty PG db."""
+    if not ON_PG:
+        yield tmp_path / "new.sqlite"
+        return
+    url = pg_create_database()
+    yield url
+    pg_drop_database(url)
+
+
+# --- the corpus store ----------------------------------------------------------------------
+
+
+def _fill_with_corpus(db: StoreRef) -> None:
+    engine = open_store(str(db))
+    with session_scope(engine) as s:
+        ingest_paths(s, [CORPUS])
+    if engine.dialect.name == "sqlite":
+        # Outside any transaction (a checkpoint cannot run inside one), so copies of the
+        # file are whole without their -wal.
+        raw = engine.raw_connection()
+        try:
+            raw.driver_connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        finally:
+            raw.close()
+    engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def _corpus_template(tmp_path_factory) -> Iterator[StoreRef]:
+    """The whole corpus, ingested once per session; copied, never opened, by the fixtures."""
+    if not ON_PG:
+        path = tmp_path_factory.mktemp("corpus-store") / "corpus.sqlite"
+        _fill_with_corpus(path)
+        yield path
+        return
+    url = pg_create_database()
+    _fill_with_corpus(url)
+    yield url
+    pg_drop_database(url)
+
+
+@pytest.fixture(scope="session")
+def corpus_db(_corpus_template: StoreRef, tmp_path_factory) -> Iterator[StoreRef]:
+    """The whole bundled corpus ingested once. Read it, do not write it."""
+    if not ON_PG:
+        yield _corpus_template
+        return
+    # A copy, so that readers holding connections never block CREATE DATABASE ... TEMPLATE.
+    url = pg_create_database(template=make_url(str(_corpus_template)).database)
+    yield url
+    pg_drop_database(url)
+
+
+@pytest.fixture
+def store_copy(_corpus_template: StoreRef, tmp_path: Path) -> Iterator[StoreRef]:
+    """A private, writable copy of the ingested corpus store."""
+    if not ON_PG:
+        dst = tmp_path / "store.sqlite"
+        shutil.copy(_corpus_template, dst)
+        yield dst
+        return
+    url = pg_create_database(template=make_url(str(_corpus_template)).database)
+    yield url
+    pg_drop_database(url)
+
+
+@pytest.fixture
+def corpus_engine(corpus_db: StoreRef):
+    engine = open_store(str(corpus_db))
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture
+def empty_db(tmp_path: Path) -> Iterator[StoreRef]:
+    """A store with nothing in it yet (on SQLite: a path where no file exists)."""
+    if not ON_PG:
+        yield tmp_path / "empty.sqlite"
+        return
+    url = pg_create_database()
+    yield url
+    pg_drop_database(url)
+
+
+def run_cli(*args: str, db: StoreRef | None = None, env: dict | None = None, **kw):
+    """Run the installed `mtgrules` as a user would: a real process, real exit code."""
+    full_env = {**os.environ, **(env or {})}
+    full_env.pop("MTGRULES_DB", None)
+    if db is not None:
+        full_env["MTGRULES_DB"] = str(db)
+    full_env.setdefault("NO_COLOR", "1")
+    return subprocess.run(
+        [sys.executable, "-m", "mtgrules.cli", *args],
+        capture_output=True,
+        text=True,
+        env=full_env,
+        timeout=kw.pop("timeout", 300),
+        **kw,
+    )
+
+
+def table_counts(db: StoreRef) -> dict[str, int]:
+    """Rows per table (every table, alembic_version included), on SQLite or PostgreSQL."""
+    engine = open_store(str(db))
+    with engine.connect() as conn:
+        names = inspect(conn).get_table_names()
+        counts = {n: conn.execute(text(f'select count(*) from "{n}"')).scalar_one() for n in names}
+    engine.dispose()
+    return counts

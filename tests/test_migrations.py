@@ -1,0 +1,163 @@
+"""Migrations: the models and the migrations agree, and an old store upgrades with its data.
+
+tests/fixtures/store-0001.sqlite is a store made by the first migration (0001) alone, holding
+two revisions of real seed files; tests/fixtures/make_store_0001.py rebuilds it.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import Engine, MetaData, create_engine, insert, select, text
+
+from mtgrules.store import open_store, session_scope
+from mtgrules.store.migrate import current_revision, head_revision, schema_differences, upgrade
+from mtgrules.store.session import make_engine, resolve_url
+
+from .conftest import ON_PG, SEEDS, StoreRef, run_cli
+
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "store-0001.sqlite"
+TABLES_0001 = ["revision", "document", "edition", "clause", "edition_source"]
+
+
+def _snapshot(engine: Engine, columns: dict[str, list[str]]) -> dict[str, list[tuple]]:
+    """The rows of the 0001 tables, only the columns 0001 had, in a comparable form."""
+    meta = MetaData()
+    meta.reflect(engine, only=list(columns))
+    out: dict[str, list[tuple]] = {}
+    with engine.connect() as conn:
+        for name, cols in columns.items():
+            table = meta.tables[name]
+            key = [table.c[c] for c in table.primary_key.columns.keys()]
+            rows = conn.execute(select(*(table.c[c] for c in cols)).order_by(*key)).all()
+            out[name] = [tuple(_plain(v) for v in row) for row in rows]
+    return out
+
+
+def _plain(value: Any) -> Any:
+    # JSON comes back parsed on one backend and as text on another; dates as objects or text.
+    if isinstance(value, str) and value[:1] in "[{":
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    if hasattr(value, "isoformat"):
+        return value.isoformat()[:19].replace("T", " ")
+    if isinstance(value, str) and len(value) >= 19 and value[4] == "-" and value[10] in " T":
+        return value[:19].replace("T", " ")
+    return value
+
+
+def _fixture_engine() -> Engine:
+    # Read-only and without mtgrules' pragmas: switching it to WAL would change the file.
+    return create_engine(f"sqlite:///file:{FIXTURE}?mode=ro&uri=true")
+
+
+def _fixture_columns() -> dict[str, list[str]]:
+    old = _fixture_engine()
+    meta = MetaData()
+    meta.reflect(old)
+    old.dispose()
+    return {t: [c.name for c in meta.tables[t].columns] for t in TABLES_0001}
+
+
+def _load_fixture_into(db: StoreRef, tmp_path: Path) -> Engine:
+    """The store under test at schema 0001 with the fixture's rows, not yet upgraded."""
+    if not ON_PG:
+        path = tmp_path / "old.sqlite"
+        shutil.copy(FIXTURE, path)
+        return make_engine(resolve_url(str(path)))
+    # PostgreSQL: build 0001 there with Alembic, then copy the fixture's rows over.
+    engine = make_engine(resolve_url(str(db)))
+    upgrade(engine, "0001")
+    src = _fixture_engine()
+    src_meta, dst_meta = MetaData(), MetaData()
+    src_meta.reflect(src)
+    dst_meta.reflect(engine)
+    with src.connect() as s, engine.begin() as d:
+        for name in TABLES_0001:
+            rows = [dict(r) for r in s.execute(select(src_meta.tables[name])).mappings()]
+            if rows:
+                d.execute(insert(dst_meta.tables[name]), rows)
+            if "id" in dst_meta.tables[name].c:
+                # Rows came with their ids: move the sequence past them.
+                d.execute(
+                    text(
+                        f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), "
+                        f"(SELECT coalesce(max(id), 0) + 1 FROM {name}), false)"
+                    )
+                )
+    src.dispose()
+    return engine
+
+
+def test_models_and_migrations_agree(new_store: StoreRef) -> None:
+    """What `alembic check` does: autogenerate finds nothing to add, drop or alter."""
+    engine = open_store(str(new_store))
+    try:
+        assert current_revision(engine) == head_revision(engine)
+        assert schema_differences(engine) == []
+    finally:
+        engine.dispose()
+
+
+def test_fixture_is_at_the_first_migration() -> None:
+    engine = _fixture_engine()
+    try:
+        assert current_revision(engine) == "0001"
+        with engine.connect() as conn:
+            assert conn.execute(text("select count(*) from revision")).scalar_one() == 2
+            assert conn.execute(text("select count(*) from clause")).scalar_one() > 50
+    finally:
+        engine.dispose()
+
+
+def test_store_from_first_migration_upgrades_with_data_intact(
+    new_store: StoreRef, tmp_path: Path
+) -> None:
+    columns = _fixture_columns()
+    engine = _load_fixture_into(new_store, tmp_path)
+    before = _snapshot(engine, columns)
+    assert current_revision(engine) == "0001"
+    db = str(engine.url.render_as_string(hide_password=False))
+    engine.dispose()
+
+    # Opening the store is what upgrades it, as for a user after installing a new version.
+    engine = open_store(db)
+    try:
+        assert current_revision(engine) == head_revision(engine)
+        assert _snapshot(engine, columns) == before
+        assert schema_differences(engine) == []
+    finally:
+        engine.dispose()
+
+    # The upgraded store keeps working: its old rules read back, a new ingest adds a
+    # revision on top of the two old ones.
+    shown = run_cli("show", "107.3", "--json", db=db)
+    assert shown.returncode == 0, shown.stderr
+    assert "107.3" in shown.stdout
+    assert run_cli("ingest", str(SEEDS / "001_6b17ef9efd2fae21.txt"), db=db).returncode == 0
+    history = json.loads(run_cli("history", "--json", db=db).stdout)
+    assert sorted(r["id"] for r in history) == [1, 2, 3]
+    engine = open_store(db)
+    with session_scope(engine, write=False) as s:
+        assert s.execute(text("select count(*) from revision")).scalar_one() == 3
+    engine.dispose()
+
+
+@pytest.mark.sqlite_only
+def test_fixture_file_is_untouched_by_the_tests() -> None:
+    # The upgrade test works on a copy; the committed fixture stays at 0001, in rollback-journal
+    # mode (header bytes 18-19 are 1; WAL would make them 2), with no -wal file beside it.
+    header = FIXTURE.read_bytes()[:20]
+    assert (header[18], header[19]) == (1, 1)
+    assert not FIXTURE.with_name(FIXTURE.name + "-wal").exists()
+    engine = _fixture_engine()
+    try:
+        assert current_revision(engine) == "0001"
+    finally:
+        engine.dispose()

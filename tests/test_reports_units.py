@@ -1,0 +1,206 @@
+"""Reports without a store: word diff, QA checks, TMX writer, escaping in HTML and Markdown."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mtgrules.reports import checks as qa
+from mtgrules.reports import render_html, render_md
+from mtgrules.reports.tmx import TmxSide, TmxUnit, write_tmx
+from mtgrules.reports.worddiff import summarize, word_diff
+
+# (old, new, the gist a historian should read)
+WORD_CHANGES = [
+    (
+        "the player taking the special action as he or she pays that cost.",
+        "the player taking the special action immediately before they pay that cost.",
+        '"as he or she pays" -> "immediately before they pay"',
+    ),
+    (
+        "When playing a spell with {X} in its cost",
+        "When casting a spell with {X} in its cost",
+        '"playing" -> "casting"',
+    ),
+    ("with an {X} or an X in it", "with an {X}, [-X], or X in it", '+", [-X],"; -"an"'),
+    ("All instances of X", "Normally, all instances of X", '"All" -> "Normally, all"'),
+    ("在任意時間點下", "在任意时间点下", '"時間點" -> "时间点"'),
+]
+
+# (source, target, target language, expected check names)
+PAIR_CHECKS = [
+    ("has an {X} in its mana cost", "tiene un {X} en su coste de maná", "es", []),
+    ("has an {X}, [-X], or X in it", "包括了｛Ｘ｝，[-X]、或是X", "zh-Hant", []),
+    ("has an {X}, [-X], or X in it", "tiene un {X} o X", "es", ["symbols"]),
+    ("the only legal choice for X is 0.", "le seul choix légal pour X est 0.", "fr", []),
+    ("the only legal choice for X is 0.", "le seul choix légal pour X est 1.", "fr", ["numbers"]),
+    ("X的唯一合法选择是0", "X的唯一合法选择是零", "zh-Hans", []),
+    ("See rule 601.", "Voir règle 601.", "fr", []),
+    (
+        "This is an exception to rule 107.3i.",
+        "Esto es una excepción a la regla 107.3h.",
+        "es",
+        ["rule-references"],
+    ),
+    (
+        "If a player casts a spell",
+        "If a player casts a spell with its value",
+        "fr",
+        ["untranslated"],
+    ),
+    ("If a player casts a spell", "If a player casts a spell", "zh-Hans", ["untranslated"]),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "gist"), WORD_CHANGES)
+def test_word_diff_names_the_change(old: str, new: str, gist: str) -> None:
+    assert summarize(word_diff(old, new)) == gist
+
+
+@given(st.text(max_size=60), st.text(max_size=60))
+def test_word_diff_loses_no_text(a: str, b: str) -> None:
+    ops = word_diff(a, b)
+    assert "".join(op["a"] for op in ops) == a
+    assert "".join(op["b"] for op in ops) == b
+
+
+@pytest.mark.parametrize(("source", "target", "lang", "expected"), PAIR_CHECKS)
+def test_pair_checks(source: str, target: str, lang: str, expected: list[str]) -> None:
+    found = [
+        name for _, name, _ in qa.check_pair(source, target, source_lang="en", target_lang=lang)
+    ]
+    assert found == expected
+
+
+@pytest.mark.parametrize(
+    ("source", "target", "severity"),
+    [
+        ("contains two level symbols", "包含2个等级符号", "warning"),  # "two" written 2
+        ("contains two level symbols", "包含3个等级符号", "error"),
+        ("has an {X}, [-X], or X", "tiene un {X} o X", "error"),  # a symbol lost
+        ("the value of {X} is {X}", "其{X}的值", "warning"),  # same symbols, fewer times
+    ],
+)
+def test_check_severities(source: str, target: str, severity: str) -> None:
+    lang = "zh-Hans" if any("\u4e00" <= ch <= "\u9fff" for ch in target) else "es"
+    found = qa.check_pair(source, target, source_lang="en", target_lang=lang)
+    assert [sev for sev, _, _ in found] == [severity]
+
+
+@pytest.mark.parametrize(
+    ("text", "flags", "kind", "expected"),
+    [
+        ("with an or an X in it", ["lost-symbol"], "rule", "lost-text"),
+        ("contenant un ou un X, et", [], "rule", "lost-text"),
+        ("這時常常被問到的問題", [], "commentary", "commentary"),
+        ("Si un sort (N.d.T. : traduction libre) est lancé", [], "rule", "commentary"),
+        ("with an {X} or an X in it", [], "rule", None),
+    ],
+)
+def test_clause_checks(text: str, flags: list[str], kind: str, expected: str | None) -> None:
+    found = [name for _, name, _ in qa.check_clause(text, flags, kind)]
+    assert found == ([expected] if expected else [])
+
+
+def test_follows_wording_picks_the_version_with_the_cognates() -> None:
+    old = "the value of X is chosen by the player taking the special action as he or she pays that cost."
+    new = "the value of X is chosen by the player taking the special action immediately before they pay that cost."
+    es = "el valor de X lo elige el jugador que realiza la acción especial inmediatamente antes de pagar ese coste."
+    assert qa.follows_wording(es, [old, new]) == 1
+
+
+def _unit(text: str) -> TmxUnit:
+    return TmxUnit(
+        key="107.3a",
+        source=TmxSide("en", text, "107.3a", "en-2026-01-16", "2026-01-16", "cr-en-2026-01-16"),
+        target=TmxSide("fr", 'Si <b> & "X"', "107.3a", "fr-forum-fr-107.3", None, "forum"),
+        score=0.9,
+    )
+
+
+def test_tmx_is_well_formed_1_4_with_props() -> None:
+    doc = write_tmx([_unit("If <script>alert(1)</script> & {X}")], "en")
+    root = ET.fromstring(doc.encode("utf-8"))
+    assert root.tag == "tmx" and root.get("version") == "1.4"
+    assert root.find("header").get("srclang") == "en"
+    tu = root.find("body/tu")
+    assert tu.find("prop[@type='x-rule']").text == "107.3a"
+    tuvs = tu.findall("tuv")
+    lang = "{http://www.w3.org/XML/1998/namespace}lang"
+    assert [t.get(lang) for t in tuvs] == ["en", "fr"]
+    assert tuvs[0].find("prop[@type='x-edition-date']").text == "2026-01-16"
+    assert tuvs[0].find("seg").text == "If <script>alert(1)</script> & {X}"
+    # TMX 1.4: a tuv's props come before its seg
+    assert [c.tag for c in tuvs[0]][-1] == "seg"
+    assert "<script>" not in doc
+
+
+HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)>'
+
+
+def _fake_drift() -> dict:
+    return {
+        "rule": "107.3",
+        "reference": 1,
+        "editions": [
+            {
+                "id": 1,
+                "slug": "en-new",
+                "language": "en",
+                "kind": "rules",
+                "date": "2026-01-16",
+                "source": "a",
+            },
+            {
+                "id": 2,
+                "slug": "en-old",
+                "language": "en",
+                "kind": "rules",
+                "date": "2009-07-11",
+                "source": HOSTILE,
+            },
+        ],
+        "rows": [
+            {
+                "key": "107.3a",
+                "text": "Normally " + HOSTILE,
+                "cells": {"1": "107.3a", "2": "107.3a"},
+                "texts": {"1": "Normally " + HOSTILE, "2": "All " + HOSTILE},
+            },
+            {
+                "key": "107.3b",
+                "text": HOSTILE,
+                "cells": {"1": "107.3b", "2": None},
+                "texts": {"1": HOSTILE},
+            },
+        ],
+        "extra_rows": [],
+        "missing": {"2": ["107.3b"]},
+        "renumbered": [],
+        "checks": [
+            {"edition": 2, "key": "107.3a", "severity": "error", "check": "x", "message": HOSTILE}
+        ],
+        "summary": {
+            "editions_lacking": 1,
+            "clauses_missing": 1,
+            "renumbered": 0,
+            "errors": 1,
+            "warnings": 0,
+        },
+    }
+
+
+def test_html_escapes_all_rule_text() -> None:
+    page = render_html.render_rule_drift(_fake_drift())
+    assert "<script" not in page and "<img" not in page
+    assert "&lt;script&gt;" in page
+    assert "default-src 'none'" in page  # and a CSP forbids scripts anyway
+    assert "<ins>Normally</ins>" in page or "<del>All</del>" in page
+
+
+def test_markdown_escapes_rule_text() -> None:
+    out = render_md.render_rule_drift(_fake_drift())
+    assert "<script" not in out and "&lt;script&gt;" in out

@@ -1,0 +1,357 @@
+"""`mtgrules search` (issue 5) on the real ingested corpus: folding, Chinese scripts, typos,
+cross-language hits, rule numbers, options, bad queries, and the index's place in the schema.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlalchemy import text
+
+from mtgrules.errors import MtgRulesError, NotFoundError, QueryError
+from mtgrules.search import search
+from mtgrules.search.engine import fts_match, pg_tsquery
+from mtgrules.search.render import render_search
+from mtgrules.search.text import fold, highlight_spans, index_form, query_words
+from mtgrules.store import open_store, session_scope
+from mtgrules.text.normalize import fold_for_search
+
+from .conftest import ON_PG, run_cli
+
+# (query, options, a string some hit's text must contain, why)
+FINDS = [
+    ("cout", {"language": "fr"}, "coût", "accents do not matter"),
+    ("COÛT", {"language": "fr"}, "coût", "nor case"),
+    ("mana", {"language": "es"}, "maná", "mana finds maná"),
+    ("堆叠", {"language": "zh-Hant"}, "堆疊", "Simplified finds Traditional"),
+    ("堆疊", {"language": "zh-Hans"}, "堆叠", "Traditional finds Simplified"),
+    ("叠", {"language": "zh-Hans"}, "堆叠", "a one-character Chinese substring"),
+    ("法术力费用", {"language": "zh-Hans"}, "法术力费用", "a Chinese phrase"),
+    ("combat damage", {"language": "en"}, "combat damage", "several words"),
+    ("Stack", {"kind": "glossary"}, "stack", "glossary entries"),
+]
+
+# (query, options, predicate over the JSON result, why)
+SHAPES = [
+    (
+        "stack",
+        {"language": "fr"},
+        lambda r: all(h["language"] == "fr" for h in r["hits"]),
+        "--lang",
+    ),
+    (
+        "stack",
+        {"edition": "en-2026-01-16"},
+        lambda r: r["hits"] and all(h["edition"] == "en-2026-01-16" for h in r["hits"]),
+        "--edition",
+    ),
+    (
+        "stack",
+        {"kind": "glossary"},
+        lambda r: all(h["kind"] == "glossary" for h in r["hits"]),
+        "--kind",
+    ),
+    (
+        "stack",
+        {"kind": "rules"},
+        lambda r: all(h["kind"] != "glossary" for h in r["hits"]),
+        "--kind",
+    ),
+    ("mana", {"limit": 3}, lambda r: len(r["hits"]) == 3, "--limit"),
+    (
+        "pile",
+        {"language": "en"},
+        lambda r: all("pile" in (h["text"] + (h["term"] or "")).lower() for h in r["hits"]),
+        "an English word as typed first: not translated to 'stack'",
+    ),
+    (
+        "stack",
+        {"language": "fr"},
+        lambda r: r["hits"] and all("pile" in h["text"] for h in r["hits"]),
+        "nothing as typed in French: the termbase's French form",
+    ),
+    ("stack", {"as_of": 1}, lambda r: len(r["hits"]) > 0, "--as-of"),
+    (
+        "the stack",
+        {},
+        lambda r: r["hits"] and r["words"] == ["the", "stack"],
+        "stop words kept in words",
+    ),
+]
+
+# Queries a user may type by mistake: each must be one clear line on stderr, exit code 2.
+BAD_QUERIES = [
+    ("", "empty"),
+    ("   ", "blank"),
+    ("...", "only punctuation"),
+    ("«»!?", "only punctuation, not ASCII"),
+    ('"', "a lone quote"),
+    ('"combat damage', "an unbalanced quote"),
+    ("NEAR(stack", "FTS NEAR("),
+    ("near (a b)", "FTS NEAR( in lower case"),
+    ("sta*", "FTS prefix star"),
+    ("^stack", "FTS initial token"),
+    ("x" * 10_000, "10 kB of text"),
+    ("stack " * 40, "too many words"),
+]
+
+
+@pytest.fixture(scope="module")
+def engine(corpus_db):
+    eng = open_store(str(corpus_db))
+    yield eng
+    eng.dispose()
+
+
+def _search(engine, query: str, **opts):
+    with session_scope(engine) as s:
+        return search(s, query, **opts)
+
+
+@pytest.mark.parametrize(("query", "opts", "needle", "why"), FINDS)
+def test_finds(engine, query, opts, needle, why):
+    result = _search(engine, query, **opts)
+    texts = [fold_for_search(h.text) for h in result.hits] + [
+        fold_for_search(h.term or "") for h in result.hits
+    ]
+    assert any(fold_for_search(needle) in t for t in texts), why
+
+
+@pytest.mark.parametrize(("query", "opts", "check", "why"), SHAPES)
+def test_options(engine, query, opts, check, why):
+    assert check(_search(engine, query, **opts).as_json()), why
+
+
+def test_exact_hits_are_not_fuzzy(engine):
+    result = _search(engine, "announced")
+    assert result.hits and not any(h.fuzzy for h in result.hits)
+    assert result.fuzzy_words == {}
+
+
+def test_typo_falls_back_to_fuzzy(engine):
+    result = _search(engine, "annouced")
+    assert result.hits and all(h.fuzzy for h in result.hits)
+    assert "announced" in result.fuzzy_words["annouced"]
+    assert any("announced" in h.text for h in result.hits)
+
+
+def test_stack_shows_other_languages_beside_english(engine):
+    result = _search(engine, "stack", limit=20)
+    assert result.hits[0].language == "en"
+    beside = {a.language for h in result.hits for a in h.aligned}
+    assert {"fr", "zh-Hans", "zh-Hant"} <= beside
+    # The termbase tells what "stack" is called elsewhere.
+    assert result.translations["fr"] == ["pile"]
+    # An English rule beside its French: the French says "pile".
+    fr = [a for h in result.hits for a in h.aligned if a.language == "fr"]
+    assert any("pile" in a.text for a in fr)
+
+
+def test_pile_shows_french_first_beside_english(engine):
+    result = _search(engine, "pile", limit=5)
+    assert result.hits[0].language == "fr"
+    assert "pile" in result.hits[0].text
+    assert any(a.language == "en" and "stack" in a.text for a in result.hits[0].aligned)
+
+
+def test_aligned_clause_is_never_another_rule(engine):
+    """A label is aligned only to an edition of the same date or the same page: 2009's
+    703.4h is not 2022's 703.4h."""
+    result = _search(engine, "stack", limit=60)
+    for h in result.hits:
+        for a in h.aligned:
+            if a.via == "label":
+                assert a.label == h.label
+
+
+def test_english_query_reaches_chinese_through_termbase(engine):
+    result = _search(engine, "stack", language="zh-Hans", limit=5)
+    assert result.hits and all(h.language == "zh-Hans" for h in result.hits)
+    assert all("堆叠" in h.text or "堆叠" in (h.term or "") for h in result.hits)
+
+
+def test_rule_number_goes_to_that_clause_in_every_edition(engine):
+    result = _search(engine, "107.3g", limit=100)
+    assert result.mode == "rule"
+    assert {h.label for h in result.hits} == {"107.3g"}
+    with session_scope(engine) as s:
+        expected = s.execute(
+            text(
+                "SELECT count(*) FROM clause WHERE label = '107.3g' AND kind IN ('rule', 'heading')"
+            )
+        ).scalar()
+    assert sum(len(h.editions) for h in result.hits) == expected
+    assert {"en", "fr", "zh-Hans", "zh-Hant"} <= {h.language for h in result.hits}
+
+
+def test_identical_texts_are_one_hit(engine):
+    result = _search(engine, "stack", limit=50)
+    keys = [(h.language, h.kind, h.term, h.text) for h in result.hits]
+    assert len(keys) == len(set(keys))
+    assert any(len(h.editions) > 5 for h in result.hits)
+    # The hit shows the newest edition that holds the text.
+    assert result.hits[0].edition == result.hits[0].editions[0]
+
+
+def test_results_are_ranked(engine):
+    scores = [h.score for h in _search(engine, "triggered ability", limit=30).hits]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_nothing_found_is_not_an_error(engine):
+    assert _search(engine, "zzzzqqqq xxxyyy").hits == []
+
+
+def test_unknown_language_and_revision(engine):
+    with pytest.raises(NotFoundError):
+        _search(engine, "stack", language="xx")
+    with pytest.raises(NotFoundError):
+        _search(engine, "stack", as_of=99)
+
+
+@pytest.mark.parametrize(("query", "why"), BAD_QUERIES, ids=[w for _q, w in BAD_QUERIES])
+def test_bad_query_in_process(engine, query, why):
+    with pytest.raises(QueryError):
+        _search(engine, query)
+
+
+@pytest.mark.parametrize(
+    ("query", "why"), BAD_QUERIES[:10] + BAD_QUERIES[10:11], ids=[w for _q, w in BAD_QUERIES[:11]]
+)
+def test_bad_query_cli(corpus_db, query, why):
+    proc = run_cli("search", query, db=corpus_db)
+    assert proc.returncode == 2, why
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("mtgrules: error:"), proc.stderr
+    assert "Traceback" not in proc.stderr + proc.stdout
+
+
+def test_cli_json(corpus_db):
+    proc = run_cli("search", "stack", "--limit", "3", "--json", db=corpus_db)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["query"] == "stack"
+    for hit in data["hits"]:
+        assert {"edition", "language", "label", "text", "score", "fuzzy", "aligned"} <= set(hit)
+        assert isinstance(hit["fuzzy"], bool)
+        for a in hit["aligned"]:
+            assert {"edition", "language", "label", "text"} <= set(a)
+
+
+def test_cli_words_without_quotes_and_no_colour(corpus_db):
+    proc = run_cli("search", "combat", "damage", "--limit", "2", db=corpus_db)
+    assert proc.returncode == 0, proc.stderr
+    assert "1. " in proc.stdout and "\x1b[" not in proc.stdout  # NO_COLOR (run_cli sets it)
+
+
+def test_highlight_on_a_terminal(engine):
+    out = render_search(_search(engine, "cout", language="fr", limit=2), colour=True)
+    assert "\x1b[1;33mcoût\x1b[0m" in out
+    assert "\x1b[" not in render_search(_search(engine, "cout", limit=2), colour=False)
+
+
+@pytest.mark.parametrize(
+    ("text_", "words", "found"),
+    [
+        ("Le coût total", ["cout"], ["coût"]),
+        ("Stacks and stack", ["stack"], ["Stacks", "stack"]),
+        ("进入堆疊的顶端", ["堆叠"], ["堆疊"]),
+        ("nothing here", ["stack"], []),
+    ],
+)
+def test_highlight_spans(text_, words, found):
+    assert [text_[a:b] for a, b in highlight_spans(text_, words)] == found
+
+
+def test_query_text_never_reaches_match_raw():
+    words = query_words('NEAR("a" b) OR c* 堆疊 coût')
+    assert words == ["near", "a", "b", "or", "c", "堆叠", "cout"]
+    match = fts_match([[w] for w in words])
+    assert match.count('"') == 2 * len(words)
+    assert "(" not in match and "*" not in match.replace('"*', "")
+    assert "'堆' <-> '叠'" in pg_tsquery([["堆叠"]])
+
+
+def test_index_form_spaces_han_and_folds():
+    assert index_form("堆疊上的Coût") == " 堆 叠 上 的 cout"
+    assert fold("Maná") == "mana"
+
+
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(st.text(max_size=60))
+def test_random_queries_never_crash(engine, query):
+    try:
+        result = _search(engine, query, limit=5)
+    except MtgRulesError as exc:  # QueryError, or NotFoundError for nothing else
+        assert isinstance(exc, QueryError)
+        return
+    assert len(result.hits) <= 5
+    render_search(result, colour=True)
+
+
+@pytest.mark.sqlite_only
+def test_fts_tables_are_not_schema_differences(engine):
+    from alembic.autogenerate import compare_metadata
+    from alembic.runtime.migration import MigrationContext
+
+    from mtgrules.store.migrate import schema_differences
+    from mtgrules.store.models import Base
+
+    assert schema_differences(engine) == []
+    # Without the filter, autogenerate would want to drop the index tables.
+    with engine.connect() as conn:
+        raw = compare_metadata(MigrationContext.configure(conn), Base.metadata)
+    assert any("search_" in str(d) for d in raw)
+
+
+def test_old_store_gets_indexed_by_the_migration(store_copy):
+    """A store made before 0003 (the index dropped by the downgrade) is indexed on upgrade."""
+    from alembic import command
+
+    from mtgrules.store.migrate import alembic_config
+
+    eng = open_store(str(store_copy))
+    before = _search(eng, "stack", limit=5).as_json()
+    cfg = alembic_config(eng)
+    with eng.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0002")
+    eng.dispose()
+    eng = open_store(str(store_copy))  # migrates to head again
+    assert _search(eng, "stack", limit=5).as_json() == before
+    eng.dispose()
+
+
+@pytest.mark.skipif(ON_PG, reason="checks the SQLite FTS5 table")
+def test_noise_is_not_indexed(engine):
+    with session_scope(engine) as s:
+        indexed = s.execute(text("SELECT count(*) FROM search_fts")).scalar()
+        clauses = s.execute(text("SELECT count(*) FROM clause WHERE kind != 'noise'")).scalar()
+    assert indexed == clauses
+
+
+def test_stored_aligner_links_come_first(store_copy):
+    """Once the aligner has stored links, they decide what sits beside a hit (they know
+    that the forum's 107.3f is 2026's 107.3g; the label alone does not)."""
+    align = pytest.importorskip("mtgrules.align")
+    from mtgrules.store.queries import find_edition, list_editions
+
+    eng = open_store(str(store_copy))
+    with session_scope(eng) as s:
+        infos = list_editions(s)
+        fr = find_edition(infos, "fr-forum-fr-107.3")
+        en = find_edition(infos, "en-2026-01-16")
+        align.align_editions(s, fr.id, en.id)
+    result = _search(eng, "pile", limit=3)
+    eng.dispose()
+    top = result.hits[0]
+    assert top.language == "fr"
+    beside = {a.edition: a for a in top.aligned}
+    assert beside["en-2026-01-16"].via == "link"
