@@ -76,11 +76,27 @@ def pg_create_database(template: str | None = None) -> str:
 
 
 def pg_drop_database(url: str) -> None:
+    """Drop a test database, ending its sessions (a killed client's backend may linger)."""
+    import time
+
+    from sqlalchemy.exc import DBAPIError
+
     name = make_url(url).database
     engine = _pg_admin()
-    with engine.connect() as conn:
-        conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    engine.dispose()
+    try:
+        for attempt in range(20):
+            try:
+                with engine.connect() as conn:
+                    conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+                return
+            except DBAPIError:
+                # FORCE cannot end an autovacuum worker without pg_signal_backend (which
+                # .ci/run grants); it finishes within moments, so try again.
+                if attempt == 19:
+                    raise
+                time.sleep(0.5)
+    finally:
+        engine.dispose()
 
 
 @pytest.fixture
@@ -128,9 +144,13 @@ def _corpus_template(tmp_path_factory) -> Iterator[StoreRef]:
 
 @pytest.fixture(scope="session")
 def corpus_db(_corpus_template: StoreRef, tmp_path_factory) -> Iterator[StoreRef]:
-    """The whole bundled corpus ingested once. Read it, do not write it."""
+    """The whole bundled corpus ingested once, shared by the session's readers. Commands
+    such as `align` and `drift` store their alignments in it; `store_copy` starts from the
+    untouched template instead, for tests that need a store nobody else has written to."""
     if not ON_PG:
-        yield _corpus_template
+        path = tmp_path_factory.mktemp("corpus-shared") / "corpus.sqlite"
+        shutil.copy(_corpus_template, path)
+        yield path
         return
     # A copy, so that readers holding connections never block CREATE DATABASE ... TEMPLATE.
     url = pg_create_database(template=make_url(str(_corpus_template)).database)

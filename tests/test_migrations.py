@@ -1,6 +1,6 @@
 """Migrations: the models and the migrations agree, and an old store upgrades with its data.
 
-tests/fixtures/store-0001.sqlite is a store made by the first migration (0001) alone, holding
+tests/fixtures/store-0001.db is a store made by the first migration (0001) alone, holding
 two revisions of real seed files; tests/fixtures/make_store_0001.py rebuilds it.
 """
 
@@ -20,7 +20,7 @@ from mtgrules.store.session import make_engine, resolve_url
 
 from .conftest import ON_PG, SEEDS, StoreRef, run_cli
 
-FIXTURE = Path(__file__).resolve().parent / "fixtures" / "store-0001.sqlite"
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "store-0001.db"
 TABLES_0001 = ["revision", "document", "edition", "clause", "edition_source"]
 
 
@@ -106,6 +106,7 @@ def test_models_and_migrations_agree(new_store: StoreRef) -> None:
 
 
 def test_fixture_is_at_the_first_migration() -> None:
+    assert FIXTURE.exists(), f"{FIXTURE} is missing: run tests/fixtures/make_store_0001.py"
     engine = _fixture_engine()
     try:
         assert current_revision(engine) == "0001"

@@ -7,6 +7,7 @@ BEGIN and a second writer queues on it, while readers keep reading their WAL sna
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -21,16 +22,12 @@ from mtgrules.store.models import Clause, Document, Edition, Revision
 
 from .conftest import EXTRA, SEEDS, StoreRef, run_cli
 
-pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
-
 # Small official editions, so a round takes seconds; the two sets share no file.
 SET_A = [EXTRA / "cr-en-2006-02-01.txt", EXTRA / "cr-en-2006-10-01.txt"]
 SET_B = [EXTRA / "cr-en-2008-05-01.txt", EXTRA / "cr-en-2009-07-11.txt"]
 
 
 def _spawn(args: list[str], db: StoreRef) -> subprocess.Popen:
-    import os
-
     env = {**os.environ, "MTGRULES_DB": str(db), "NO_COLOR": "1"}
     return subprocess.Popen(
         [sys.executable, "-m", "mtgrules.cli", *args],
@@ -74,13 +71,15 @@ def _check_store(db: StoreRef, reports: list[dict]) -> None:
 
 def _one_round(db: StoreRef, set_a: list[Path], set_b: list[Path]) -> int:
     """Start both ingests and a stream of reads at once; returns how many reads ran."""
-    reader = ["search", "mana"] if _search_available() else ["show", "107.3", "--json"]
+    readers = [["show", "107.3", "--json"], ["editions"]]
+    if _search_available():
+        readers.append(["search", "mana"])
     writers = [_spawn(["ingest", "--json", *map(str, files)], db) for files in (set_a, set_b)]
     reads = 0
     # Keep reading while the writers run: each read must succeed, none may wait for long.
     while any(w.poll() is None for w in writers) or reads == 0:
         t0 = time.monotonic()
-        r = _spawn(reader, db)
+        r = _spawn(readers[reads % len(readers)], db)
         out, err = r.communicate(timeout=120)
         assert r.returncode == 0, err
         assert out.strip()
@@ -97,6 +96,7 @@ def _one_round(db: StoreRef, set_a: list[Path], set_b: list[Path]) -> int:
         assert sorted(Path(f["path"]).name for f in rep["files"]) == sorted(f.name for f in files)
         assert all(f["status"] == "added" for f in rep["files"])
     _check_store(db, reports)
+    print(f"\nconcurrent round: 2 ingests, {reads} reads during them, all succeeded")
     return reads
 
 
