@@ -56,17 +56,19 @@ class AppContext:
             self._engine = open_store(self.db)
         return self._engine
 
-    def session(self):
+    def session(self, *, write: bool = True):
+        """A transaction on the store; ``write=False`` for reads, which never wait for an
+        ingest running in another process."""
         from .store import session_scope
 
-        return session_scope(self.engine)
+        return session_scope(self.engine, write=write)
 
     def ensure_data(self) -> None:
         """A newcomer's first command works: an empty store gets the bundled corpus first."""
         from .ingest import BUNDLED_CORPUS, ingest_paths
         from .store.queries import store_is_empty
 
-        with self.session() as s:
+        with self.session(write=False) as s:
             if not store_is_empty(s):
                 return
         click.echo(
@@ -176,7 +178,7 @@ def editions(app: AppContext, as_json: bool, as_of: int | None) -> None:
     from .store.queries import list_editions
 
     app.ensure_data()
-    with app.session() as s:
+    with app.session(write=False) as s:
         infos = list_editions(s, as_of)
     if as_json:
         click.echo(to_json([e.as_json() for e in infos]))
@@ -207,14 +209,14 @@ def show(
     as_json: bool,
     as_of: int | None,
 ) -> None:
-    """Show RULE (e.g. 107.3) and its subrules in every edition that has it."""
+    """Show a rule such as 107.3, with its subrules, in every edition that has it."""
     from .render import render_show, to_json, use_colour
     from .sources.labels import parse_rule_label
     from .store.queries import show_rule
 
     label = parse_rule_label(rule)
     app.ensure_data()
-    with app.session() as s:
+    with app.session(write=False) as s:
         result = show_rule(s, label, language=language, edition=edition, as_of=as_of)
     if as_json:
         click.echo(to_json(result))
@@ -230,7 +232,7 @@ def history(app: AppContext, as_json: bool) -> None:
     from .render import table, to_json
     from .store.queries import list_revisions
 
-    with app.session() as s:
+    with app.session(write=False) as s:
         revisions = list_revisions(s)
     if as_json:
         click.echo(to_json(revisions))
@@ -288,7 +290,7 @@ def align(
     as_json: bool,
     as_of: int | None,
 ) -> None:
-    """Align RULE (e.g. 107.3) across every edition and language, or two whole editions.
+    """Align a rule such as 107.3 across every edition and language, or two whole editions.
 
     Each clause is paired by content (numbers, symbols, game terms, cognates, labels), with
     a score and the evidence. Examples: mtgrules align 107.3; mtgrules align --editions
@@ -560,11 +562,10 @@ def search(
     from .render import to_json, use_colour
     from .search import search as run_search
     from .search.render import render_search
-    from .store import session_scope
 
     app.ensure_data()
     # A pure read: it neither waits for nor blocks an ingest (store/session.py).
-    with session_scope(app.engine, write=False) as s:
+    with app.session(write=False) as s:
         result = run_search(
             s,
             " ".join(query),

@@ -329,12 +329,6 @@ def test_100_mb_of_real_text_is_refused(store, tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
-@pytest.mark.xfail(
-    strict=True,
-    reason="decode.read_source trusts st_size and then reads the whole file: /dev/zero, a FIFO "
-    "or /proc file is read without bound (MemoryError under the cap, the machine's memory "
-    "without it). Fix: read at most MAX_BYTES + 1 bytes and refuse if more came.",
-)
 def test_endless_device_is_refused(store) -> None:
     """A character device reports size 0 but never ends: it must not be read to the end."""
     _engine, db, _folder = store
@@ -383,13 +377,6 @@ def _tiny_rules(count: int) -> bytes:
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(
-    strict=True,
-    reason="scraped.py _group_editions is quadratic in clauses per edition (`label in seen` on "
-    "a list, and the before/after scans over all anchored items): 20,000 one-line rules parse "
-    "in 3.5 s, 80,000 in 51 s, a 50 MB file runs for over 8 minutes at 1.4 GB. Fix: keep "
-    "`seen` as a set and find neighbours with bisect.",
-)
 def test_many_tiny_rules_parse_in_linear_time(tmp_path: Path) -> None:
     """Four times the one-line rules must take about four times as long, not sixteen: a
     hostile file of tiny rules must not turn a 3 MB ingest into minutes (80,000 one-line

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import hashlib
+import stat
 from pathlib import Path
 
 from ..errors import InputError
@@ -89,16 +90,30 @@ def describe_newlines(text: str) -> str:
     return "mixed " + ",".join(f"{k}={v}" for k, v in kinds.items())
 
 
+def _too_big(where: str, size: int) -> InputError:
+    return InputError(
+        f"{where}: {size / 1e6:.0f} MB is over the {MAX_BYTES // 2**20} MiB limit for one "
+        "source file; split it into editions."
+    )
+
+
 def read_source(path: Path) -> tuple[bytes, DecodedText]:
     where = str(path)
     try:
-        size = path.stat().st_size
+        st = path.stat()
+        if stat.S_ISDIR(st.st_mode):
+            raise IsADirectoryError
+        # A device, FIFO or /proc file has no honest size and may never end.
+        if not stat.S_ISREG(st.st_mode):
+            raise InputError(f"{where}: not a regular file; give a .txt file of rules text.")
+        size = st.st_size
         if size > MAX_BYTES:
-            raise InputError(
-                f"{where}: {size / 1e6:.0f} MB is over the {MAX_BYTES // 2**20} MiB limit for one "
-                "source file; split it into editions."
-            )
-        data = path.read_bytes()
+            raise _too_big(where, size)
+        with path.open("rb") as fh:
+            # Bounded even if the file grows while it is read.
+            data = fh.read(MAX_BYTES + 1)
+        if len(data) > MAX_BYTES:
+            raise _too_big(where, len(data))
     except FileNotFoundError:
         raise InputError(f"{where}: no such file.") from None
     except IsADirectoryError:

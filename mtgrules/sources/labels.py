@@ -9,12 +9,16 @@ from ..errors import QueryError
 # A label at the start of a line. After it may come "." and text, a space and text, or, in the
 # community Chinese files, the text glued straight on ("100.6b牌手"). Some official files
 # also glue the text after the dot ("901.4.All").
-_LINE_LABEL = re.compile(r"^(?P<label>\d{3}\.\d+[a-z]?)(?P<dot>\.)?(?P<rest>.*)$", re.S)
+# ASCII digits only, and bounded: "١٠٧.٣" or a 40-digit number is no rule label (and would not
+# fit the store's label column).
+_LINE_LABEL = re.compile(
+    r"^(?P<label>[0-9]{3}\.[0-9]{1,4}[a-z]?)(?P<dot>\.)?(?P<rest>.*)$", re.S | re.ASCII
+)
 # A section heading inside the rules: "1. Game Concepts", "107. Numbers and Symbols".
-SECTION_HEADING = re.compile(r"^(?P<label>\d{1,3})\.\s+(?P<title>\S.*)$")
+SECTION_HEADING = re.compile(r"^(?P<label>[0-9]{1,3})\.\s+(?P<title>\S.*)$")
 # References to rules inside a text: "rule 601", "107.3i", "规则107.3".
-RULE_REF = re.compile(r"(?<![\d.])(\d{3}(?:\.\d+[a-z]?)?)(?![\d])")
-_QUERY_LABEL = re.compile(r"^(?:\d{1,3}|\d{3}\.\d+[a-z]?)$")
+RULE_REF = re.compile(r"(?<![0-9.])([0-9]{3}(?:\.[0-9]{1,4}[a-z]?)?)(?![0-9])")
+_QUERY_LABEL = re.compile(r"^(?:[0-9]{1,3}|[0-9]{3}\.[0-9]{1,4}[a-z]?)$")
 
 
 def split_labelled_line(line: str) -> tuple[str, str] | None:

@@ -17,7 +17,7 @@ CONTENTS = {"contents", "目录", "目錄", "table des matières", "índice", "c
 GLOSSARY = {"glossary", "词汇表", "詞彙表", "glossaire", "glosario"}
 CREDITS = {"credits", "版权信息", "致谢", "crédits", "créditos"}
 EXAMPLE = re.compile(r"^(?:Examples?|Exemples?|Ejemplos?)\s*:|^(?:例如|例)\s*[：:]")
-BROKEN_LABEL = re.compile(r"^(\d{3})\.\s+(\d+[a-z])\s+(\S.*)$")
+BROKEN_LABEL = re.compile(r"^([0-9]{3})\.\s+([0-9]{1,4}[a-z])\s+(\S.*)$")
 _HAS_DIGITS = re.compile(r"\d{3}")
 SEE_ALSO = re.compile(r"(?:See(?: also)?|参见|另参见|Voir|Véase)\s*(?:rule\s*)?([^.。]+)[.。]")
 

@@ -213,14 +213,16 @@ def _smooth_rule_languages(items: list[_Item]) -> None:
         if prev.language == nxt.language and cur.language != prev.language:
             if (cur.language or "").startswith("zh") == (prev.language or "").startswith("zh"):
                 cur.language = prev.language
+    fallback = next((r.language for r in rules if r.language), "en")
     for it in rules:
         if it.language is None:
-            it.language = next((r.language for r in rules if r.language), "en")
+            it.language = fallback
 
 
 def _group_editions(items: list[_Item]) -> list[ParsedEdition]:
     _smooth_rule_languages(items)
-    editions: list[tuple[str, list[str]]] = []  # (language, labels seen)
+    # Linear in the number of paragraphs: a hostile file may hold hundreds of thousands.
+    editions: list[tuple[str, set[str], list[str | None]]] = []  # (language, seen, last label)
     current: dict[str, int] = {}
     for it in items:
         if it.clause.kind not in ("rule", "glossary"):
@@ -229,37 +231,60 @@ def _group_editions(items: list[_Item]) -> list[ParsedEdition]:
         label = it.clause.label
         idx = current.get(lang)
         if idx is not None and label is not None:
-            seen = editions[idx][1]
+            _, seen, last = editions[idx]
             # A label seen before (and not a plain repeat) starts the next edition.
-            if label in seen and seen[-1] != label:
+            if label in seen and last[0] != label:
                 idx = None
         if idx is None:
-            editions.append((lang, []))
+            editions.append((lang, set(), [None]))
             idx = current[lang] = len(editions) - 1
         if label is not None:
-            editions[idx][1].append(label)
+            editions[idx][1].add(label)
+            editions[idx][2][0] = label
         it.edition = idx
     if not editions:
         return []
 
-    anchored = [i for i, it in enumerate(items) if it.edition is not None]
+    # Nearest anchored paragraph (one with an edition) before and after each paragraph, in
+    # any language and in the paragraph's own language.
+    n = len(items)
+    anchored = [it.edition is not None for it in items]
+    prev_any: list[int | None] = [None] * n
+    next_any: list[int | None] = [None] * n
+    prev_same: list[int | None] = [None] * n
+    next_same: list[int | None] = [None] * n
+    last_any: int | None = None
+    last_by_lang: dict[str | None, int] = {}
     for i, it in enumerate(items):
-        if it.edition is not None:
+        prev_any[i], prev_same[i] = last_any, last_by_lang.get(it.language)
+        if anchored[i]:
+            last_any = last_by_lang[it.language] = i
+    last_any, last_by_lang = None, {}
+    for i in range(n - 1, -1, -1):
+        it = items[i]
+        next_any[i], next_same[i] = last_any, last_by_lang.get(it.language)
+        if anchored[i]:
+            last_any = last_by_lang[it.language] = i
+
+    for i, it in enumerate(items):
+        if anchored[i]:
             continue
-        before = [j for j in anchored if j < i]
-        after = [j for j in anchored if j > i]
+        before, after = prev_any[i], next_any[i]
         if it.clause.kind == "commentary":
-            same = [j for j in before[::-1] + after if items[j].language == it.language]
-            pick = same[0] if same else (before[-1] if before else after[0])
+            same = prev_same[i] if prev_same[i] is not None else next_same[i]
+            pick = same if same is not None else (before if before is not None else after)
         elif it.clause.kind == "heading":
-            pick = after[0] if after else before[-1]
+            pick = after if after is not None else before
         else:
-            pick = before[-1] if before else after[0]
+            pick = before if before is not None else after
         it.edition = items[pick].edition
 
+    buckets: list[list[Clause]] = [[] for _ in editions]
+    for it in items:
+        buckets[it.edition].append(it.clause)
+
     result: list[ParsedEdition] = []
-    for idx, (lang, _labels) in enumerate(editions):
-        clauses = [it.clause for it in items if it.edition == idx]
+    for (lang, _seen, _last), clauses in zip(editions, buckets, strict=True):
         kinds = {c.kind for c in clauses}
         date = next(
             (d for c in clauses if "date" in c.flags and (d := find_effective_date(c.raw))), None
