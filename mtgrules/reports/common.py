@@ -78,3 +78,17 @@ def sort_labels(labels: Iterable[str]) -> list[str]:
 
 def edition_header(info: EditionInfo) -> dict[str, Any]:
     return info.header_json()
+
+
+def edition_gaps(report: dict[str, Any], editions: dict[str, Any], reference: str):
+    """For each edition of a drift report that lacks or renumbers something: (key, edition,
+    labels it lacks, its renumberings, reference texts by key). Shared by every renderer."""
+    texts = {r["key"]: r["text"] for r in report["rows"]}
+    renumbered: dict[str, list[dict[str, Any]]] = {}
+    for item in report["renumbered"]:
+        renumbered.setdefault(str(item["edition"]), []).append(item)
+    for key, edition in editions.items():
+        lacks = report["missing"].get(key, [])
+        moved = renumbered.get(key, [])
+        if key != reference and (lacks or moved):
+            yield key, edition, lacks, moved, texts

@@ -11,6 +11,7 @@ import html
 from typing import Any
 
 from .. import __version__
+from .common import edition_gaps
 
 _CSS = """
 :root { --ins: #c8f7c5; --del: #ffd0d0; --miss: #ffe9a8; --moved: #dbe8ff; --ink: #1d1d1f; }
@@ -137,15 +138,7 @@ def render_rule_drift(report: dict[str, Any]) -> str:
         f"<tbody>{''.join(body_rows)}</tbody></table></div>",
         "<h2>What each edition lacks</h2>",
     ]
-    texts = {r["key"]: r["text"] for r in report["rows"]}
-    renum: dict[str, list[dict[str, Any]]] = {}
-    for item in report["renumbered"]:
-        renum.setdefault(str(item["edition"]), []).append(item)
-    for k, e in eds.items():
-        lacks = report["missing"].get(k, [])
-        moved = renum.get(k, [])
-        if k == ref or not (lacks or moved):
-            continue
+    for k, e, lacks, moved, texts in edition_gaps(report, eds, ref):
         items = "".join(
             f'<li><span class="label">{esc(key)}</span>: <span class="text">'
             f"{esc(texts.get(key))}</span></li>"

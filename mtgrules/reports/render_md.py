@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .common import edition_gaps
+
 
 def md(text: Any) -> str:
     s = "" if text is None else str(text)
@@ -87,15 +89,7 @@ def render_rule_drift(report: dict[str, Any]) -> str:
         "",
         "## What each edition lacks",
     ]
-    texts = {r["key"]: r["text"] for r in report["rows"]}
-    renum: dict[str, list[dict[str, Any]]] = {}
-    for item in report["renumbered"]:
-        renum.setdefault(str(item["edition"]), []).append(item)
-    for k, e in eds.items():
-        lacks = report["missing"].get(k, [])
-        moved = renum.get(k, [])
-        if k == ref or not (lacks or moved):
-            continue
+    for k, e, lacks, moved, texts in edition_gaps(report, eds, ref):
         out += ["", f"### {md(names[k])} ({e['language']})", ""]
         for key in lacks:
             out.append(f"- `{key}`: {md(texts.get(key))}")

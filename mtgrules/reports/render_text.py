@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..render import bold, dim, table, wrap
+from .common import edition_gaps
 
 _RED, _GREEN, _RESET = "\x1b[31m", "\x1b[32m", "\x1b[0m"
 
@@ -78,15 +79,7 @@ def render_rule_drift(report: dict[str, Any], colour: bool = False) -> str:
         body.append([_slug(e), e["language"], *cells, lacks])
     out.append(table(headers, body))
 
-    by_edition: dict[str, list[dict[str, Any]]] = {}
-    for item in report["renumbered"]:
-        by_edition.setdefault(str(item["edition"]), []).append(item)
-    texts = {r["key"]: r["text"] for r in rows}
-    for eid, e in eds.items():
-        lacks = report["missing"].get(eid, [])
-        moved = by_edition.get(eid, [])
-        if eid == ref or not (lacks or moved):
-            continue
+    for _eid, e, lacks, moved, texts in edition_gaps(report, eds, ref):
         out.append("")
         out.append(bold(f"{_slug(e)} [{e['language']}]", colour))
         if lacks:
