@@ -1,7 +1,8 @@
 """Time the aligner on two full editions beside a plain difflib baseline on the same pair.
 
-Usage: MTGRULES_DB=/tmp/align.sqlite .venv/bin/python benchmarks/bench_align.py [A B]
-(default pair: en-2025-11-14 en-2026-01-16; the store must hold the bundled corpus).
+Usage: .venv/bin/python benchmarks/bench_align.py [A B]
+(default pair: en-2025-11-14 en-2026-01-16; the store is $MTGRULES_DB, else a temporary one
+holding the bundled corpus).
 Nothing is stored: the aligner is timed from the clauses to the pairs.
 """
 
@@ -11,15 +12,16 @@ import difflib
 import sys
 import time
 
+from corpus_store import corpus_store
+
 from mtgrules.align.edition import compute_edition_alignment
-from mtgrules.store import open_store, session_scope
+from mtgrules.store import session_scope
 from mtgrules.store.queries import edition_clauses, find_edition, list_editions
 
 
 def main() -> None:
     a_key, b_key = sys.argv[1:3] if len(sys.argv) >= 3 else ("en-2025-11-14", "en-2026-01-16")
-    engine = open_store(None)
-    with session_scope(engine) as s:
+    with corpus_store() as engine, session_scope(engine) as s:
         infos = list_editions(s)
         a, b = find_edition(infos, a_key), find_edition(infos, b_key)
         ta = [c.norm for c in edition_clauses(s, a.id) if c.kind != "noise"]

@@ -13,13 +13,13 @@ from __future__ import annotations
 import argparse
 import statistics
 import subprocess
-import tempfile
 import time
-from pathlib import Path
 
-from mtgrules.ingest import BUNDLED_CORPUS, ingest_paths
+from corpus_store import corpus_store
+
+from mtgrules.ingest import BUNDLED_CORPUS
 from mtgrules.search import search
-from mtgrules.store import open_store, session_scope
+from mtgrules.store import session_scope
 
 QUERIES = [
     "stack",
@@ -69,17 +69,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=7)
     args = parser.parse_args()
 
-    with tempfile.TemporaryDirectory() as tmp:
-        db = args.db or str(Path(tmp) / "bench.sqlite")
-        engine = open_store(db)
-        if not args.db:
-            t0 = time.perf_counter()
-            with session_scope(engine) as s:
-                report = ingest_paths(s, [BUNDLED_CORPUS])
-            print(
-                f"ingested {report.clauses_added} clauses in {time.perf_counter() - t0:.1f} s "
-                "(index included)"
-            )
+    with corpus_store(args.db) as engine:
         # Warm-up: first query loads OpenCC, rapidfuzz, the termbase and the vocabulary.
         with session_scope(engine) as s:
             for q in QUERIES:
@@ -92,7 +82,6 @@ def main() -> None:
             ours = _time_search(engine, q, args.repeat)
             grep, grep_lines = _time_grep(q, args.repeat)
             rows.append((q, ours, hits, grep, grep_lines))
-        engine.dispose()
 
     print(
         f"{'query':22} {'search ms':>10} {'hits':>5} {'grep -ri ms':>12} {'lines':>6} {'ratio':>6}"

@@ -1,13 +1,15 @@
 """Strict precision / recall / F1 of the aligner against the hand-checked gold.
 
-Usage: MTGRULES_DB=/tmp/align.sqlite .venv/bin/python benchmarks/eval_align.py [--errors]
-(the store must hold the bundled corpus: run `mtgrules ingest` first).
+Usage: .venv/bin/python benchmarks/eval_align.py [--errors]
+(the store is $MTGRULES_DB, else a temporary one holding the bundled corpus).
 """
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
+
+from corpus_store import corpus_store
 
 from mtgrules.align import align_rule
 from mtgrules.align.evaluate import (
@@ -16,7 +18,7 @@ from mtgrules.align.evaluate import (
     score_rule,
     score_translation,
 )
-from mtgrules.store import open_store, session_scope
+from mtgrules.store import session_scope
 from mtgrules.store.queries import find_edition, list_editions
 
 GOLD = Path(__file__).resolve().parents[1] / "tests" / "gold"
@@ -30,8 +32,7 @@ TRANSLATION_PAIRS = [
 
 def main() -> None:
     show_errors = "--errors" in sys.argv
-    engine = open_store(None)
-    with session_scope(engine) as s:
+    with corpus_store() as engine, session_scope(engine) as s:
         result = align_rule(s, "107.3")
         score, errors = score_rule(s, result, load_rule_gold(GOLD / "align_107_3.tsv"))
         print(f"rule 107.3 (all editions and seeds): {score.as_json()}")
