@@ -25,6 +25,11 @@ class _Group(click.Group):
         except MtgRulesError as exc:
             click.echo(f"mtgrules: error: {exc}", err=True)
             sys.exit(exc.exit_code)
+        except click.UsageError as exc:
+            # One line, like every other error: what was wrong and where the help is.
+            command = exc.ctx.command_path if exc.ctx else "mtgrules"
+            click.echo(f"mtgrules: error: {exc.format_message()} (see: {command} --help)", err=True)
+            sys.exit(exc.exit_code)
         except (click.exceptions.Exit, click.ClickException, click.Abort):
             raise
         except KeyboardInterrupt:

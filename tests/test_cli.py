@@ -20,6 +20,8 @@ ERROR_CASES = [
     (["show", "107.3", "--lang", "de"], 3, "no de edition"),
     (["show", "107.3", "--edition", "en-1999-01-01"], 3, "no edition 'en-1999-01-01'"),
     (["editions", "--as-of", "99"], 3, "no revision 99"),
+    (["show"], 2, "Missing argument 'RULE'"),
+    (["editions", "--as-of", "soon"], 2, "'soon' is not a valid integer"),
 ]
 
 
