@@ -214,3 +214,21 @@ def table_counts(db: StoreRef) -> dict[str, int]:
         counts = {n: conn.execute(text(f'select count(*) from "{n}"')).scalar_one() for n in names}
     engine.dispose()
     return counts
+
+
+def revision_counts(session, revision_id: int) -> tuple[int, int]:
+    """Editions and clauses a revision added, counted in the store (to check its summary)."""
+    from sqlalchemy import func, select
+
+    from mtgrules.store.models import Clause, Edition
+
+    editions = session.scalar(
+        select(func.count()).select_from(Edition).where(Edition.revision_id == revision_id)
+    )
+    clauses = session.scalar(
+        select(func.count())
+        .select_from(Clause)
+        .join(Edition, Clause.edition_id == Edition.id)
+        .where(Edition.revision_id == revision_id)
+    )
+    return editions, clauses

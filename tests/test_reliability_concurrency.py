@@ -18,9 +18,9 @@ from sqlalchemy import func, select
 
 from mtgrules.store import open_store, session_scope
 from mtgrules.store.migrate import current_revision, head_revision
-from mtgrules.store.models import Clause, Document, Edition, Revision
+from mtgrules.store.models import Document, Revision
 
-from .conftest import EXTRA, SEEDS, StoreRef, run_cli
+from .conftest import EXTRA, SEEDS, StoreRef, revision_counts, run_cli
 
 # Small official editions, so a round takes seconds; the two sets share no file.
 SET_A = [EXTRA / "cr-en-2006-02-01.txt", EXTRA / "cr-en-2006-10-01.txt"]
@@ -52,15 +52,7 @@ def _check_store(db: StoreRef, reports: list[dict]) -> None:
             rev = revisions[rep["revision"]]
             assert rev.summary["editions_added"] == rep["editions_added"]
             assert rev.summary["clauses_added"] == rep["clauses_added"]
-            editions = s.scalar(
-                select(func.count()).select_from(Edition).where(Edition.revision_id == rev.id)
-            )
-            clauses = s.scalar(
-                select(func.count())
-                .select_from(Clause)
-                .join(Edition, Clause.edition_id == Edition.id)
-                .where(Edition.revision_id == rev.id)
-            )
+            editions, clauses = revision_counts(s, rev.id)
             assert (editions, clauses) == (rep["editions_added"], rep["clauses_added"])
         dupes = s.execute(
             select(Document.sha256, func.count()).group_by(Document.sha256).having(func.count() > 1)

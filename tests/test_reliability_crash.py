@@ -24,9 +24,9 @@ import pytest
 from sqlalchemy import func, select
 
 from mtgrules.store import open_store, session_scope
-from mtgrules.store.models import Clause, Document, Edition, Revision
+from mtgrules.store.models import Document, Revision
 
-from .conftest import EXTRA, ON_PG, StoreRef, run_cli
+from .conftest import EXTRA, ON_PG, StoreRef, revision_counts, run_cli
 
 KILLS = int(os.environ.get("MTGRULES_CRASH_KILLS", "24"))
 SOURCE = EXTRA / "cr-zh-2026-01-16.txt"  # 0.9 MB, 4,400 clauses: a write phase worth hitting
@@ -138,15 +138,7 @@ def _whole_revisions(db: StoreRef) -> int:
         with session_scope(engine, write=False) as s:
             revisions = list(s.scalars(select(Revision).order_by(Revision.id)))
             for rev in revisions:
-                editions = s.scalar(
-                    select(func.count()).select_from(Edition).where(Edition.revision_id == rev.id)
-                )
-                clauses = s.scalar(
-                    select(func.count())
-                    .select_from(Clause)
-                    .join(Edition, Clause.edition_id == Edition.id)
-                    .where(Edition.revision_id == rev.id)
-                )
+                editions, clauses = revision_counts(s, rev.id)
                 documents = s.scalar(
                     select(func.count()).select_from(Document).where(Document.revision_id == rev.id)
                 )

@@ -179,15 +179,7 @@ def edition_gold(
 def score_editions(session: Session, a: int, b: int, sample: Path | None = None) -> Score:
     from .edition import align_editions
 
-    result = align_editions(session, a, b)
-    gold = edition_gold(session, a, b, sample)
-    covered = {x for x, _ in gold}
-    predicted = {
-        (p.a.id, p.b.id)
-        for p in result.pairs
-        if p.a is not None and p.b is not None and p.a.id in covered
-    }
-    return strict_score(predicted, gold)
+    return _score_pairs(align_editions(session, a, b), edition_gold(session, a, b, sample))
 
 
 def label_gold(session: Session, a: int, b: int) -> set[tuple[int, int]]:
@@ -201,8 +193,11 @@ def label_gold(session: Session, a: int, b: int) -> set[tuple[int, int]]:
 def score_translation(session: Session, a: int, b: int) -> Score:
     from .edition import align_editions
 
-    result = align_editions(session, a, b)
-    gold = label_gold(session, a, b)
+    return _score_pairs(align_editions(session, a, b), label_gold(session, a, b))
+
+
+def _score_pairs(result, gold: set[tuple[int, int]]) -> Score:
+    """Strict score of an edition alignment, counting only pairs whose source the gold covers."""
     covered = {x for x, _ in gold}
     predicted = {
         (p.a.id, p.b.id)

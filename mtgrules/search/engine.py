@@ -64,7 +64,8 @@ _FTS_SYNTAX = re.compile(r"[*^]|\bNEAR\s*\(", re.I)
 # ts_rank weights {D, C, B, A}: the glossary term (A) 5x the body (D), as bm25 on SQLite;
 # normalization 1 divides by the log of the length, as bm25 favours short clauses.
 PG_WEIGHTS = "'{0.2, 0.2, 0.2, 1.0}'"
-_RULE_QUERY = re.compile(r"^\s*(\d{3}(?:\.\d+[a-z]?)?)\.?\s*$", re.I)
+# The label shapes of sources/labels.py: ASCII digits, bounded.
+_RULE_QUERY = re.compile(r"^\s*([0-9]{3}(?:\.[0-9]{1,4}[a-z]?)?)\.?\s*$", re.I)
 
 
 @dataclass
