@@ -3,7 +3,7 @@
 from alembic import context
 from sqlalchemy import engine_from_config, pool
 
-from mtgrules.search.index import include_object
+from mtgrules.store.search_index import include_object
 from mtgrules.store.models import Base
 
 config = context.config

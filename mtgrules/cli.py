@@ -216,8 +216,8 @@ def show(
 ) -> None:
     """Show a rule such as 107.3, with its subrules, in every edition that has it."""
     from .render import render_show, to_json, use_colour
-    from .sources.labels import parse_rule_label
     from .store.queries import show_rule
+    from .text.labels import parse_rule_label
 
     label = parse_rule_label(rule)
     app.ensure_data()
@@ -404,7 +404,7 @@ def drift(
     app.ensure_data()
     if rule is not None:
         from .reports.drift import has_differences, rule_drift
-        from .sources.labels import parse_rule_label
+        from .text.labels import parse_rule_label
 
         label = parse_rule_label(rule)
         with app.session() as s:
@@ -446,7 +446,7 @@ def diff(
     Example: mtgrules diff en-2009-07-11 en-2026-01-16 --rule 107.3
     """
     from .reports.diff import edition_diff, has_differences
-    from .sources.labels import parse_rule_label
+    from .text.labels import parse_rule_label
 
     label = parse_rule_label(rule) if rule else None
     app.ensure_data()
@@ -468,7 +468,7 @@ def trace(app: AppContext, rule: str, fmt: str, output: Path | None, as_of: int 
     Example: mtgrules trace 107.3g
     """
     from .reports.trace import trace_clause
-    from .sources.labels import parse_rule_label
+    from .text.labels import parse_rule_label
 
     label = parse_rule_label(rule)
     app.ensure_data()
@@ -506,7 +506,7 @@ def export_tmx(
 ) -> None:
     """Aligned clause pairs as TMX 1.4, with rule labels and edition dates as <prop>s."""
     from .reports.tmx import tmx_units, write_tmx
-    from .sources.labels import parse_rule_label
+    from .text.labels import parse_rule_label
 
     label = parse_rule_label(rule) if rule else None
     app.ensure_data()

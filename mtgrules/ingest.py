@@ -8,9 +8,10 @@ import tomllib
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 
-from sqlalchemy import insert, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from . import __version__
@@ -18,9 +19,11 @@ from .errors import InputError
 from .model import ParsedDocument, ParsedEdition
 from .sources.decode import read_source
 from .sources.segment import parse_document
-from .store.models import Clause, Document, Edition, EditionSource, Revision
+from .store.clauses import insert_clauses
+from .store.models import Document, Edition, EditionSource, Revision
 
-BUNDLED_CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+# The package mtgrules.corpus: the top-level corpus/ folder of a checkout, shipped in the wheel.
+BUNDLED_CORPUS = Path(str(resources.files("mtgrules.corpus")))
 MANIFEST = "manifest.toml"
 SOURCE_SUFFIXES = {".txt"}
 
@@ -104,14 +107,16 @@ def ingest_paths(
     report = IngestReport(revision_id=None)
     parsed: list[ParsedDocument] = []
     for done, (path, meta) in enumerate(sources, start=1):
-        data, decoded = read_source(path)
+        decoded = read_source(path)
         if on_file:
             on_file(path, done, len(sources))
         if decoded.sha256 in known:
             report.files.append(FileOutcome(str(path), decoded.sha256, "unchanged"))
             continue
         known.add(decoded.sha256)
-        parsed.append(parse_document(path, data, name=meta.get("name"), origin=meta.get("origin")))
+        parsed.append(
+            parse_document(path, decoded, name=meta.get("name"), origin=meta.get("origin"))
+        )
     if not parsed:
         return report
 
@@ -198,30 +203,7 @@ def _write_document(
         session.add(row)
         session.flush()
         live_by_hash[content_hash] = row
-        # Core insert, not the ORM bulk path: the rows need no identity map.
-        session.execute(
-            insert(Clause.__table__),
-            [
-                {
-                    "edition_id": row.id,
-                    "position": i,
-                    "line": c.line,
-                    "kind": c.kind,
-                    "label": c.label,
-                    "parent": c.parent,
-                    "label_inferred": c.label_inferred,
-                    "term": c.term,
-                    "raw": c.raw,
-                    "norm": c.norm,
-                    "flags": c.flags,
-                    "refs": c.refs,
-                }
-                for i, c in enumerate(edition.clauses)
-            ],
-        )
-        from .search import index_edition  # the full-text index, same transaction (issue 5)
-
-        index_edition(session, row.id)
+        insert_clauses(session, row.id, edition.clauses)
         outcome.editions += 1
         outcome.clauses += len(edition.clauses)
         report.editions_added += 1

@@ -6,6 +6,7 @@ import json
 import os
 import sys
 import textwrap
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
@@ -19,9 +20,15 @@ def to_json(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2, default=str)
 
 
+def char_columns(ch: str) -> int:
+    """Terminal columns a character takes: two for East Asian wide and full-width ones."""
+    if ch.isascii():
+        return 1
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
 def _width(text: str) -> int:
-    # CJK characters take two columns in a terminal.
-    return sum(2 if "\u2e80" <= ch <= "\u9fff" or "\uff00" <= ch <= "\uffef" else 1 for ch in text)
+    return sum(char_columns(ch) for ch in text)
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:

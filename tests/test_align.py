@@ -170,8 +170,9 @@ def test_a_fragment_aligns_inside_the_rules_it_covers(store_copy):
 
 
 def test_terms_are_learned_from_aligned_pairs(store_copy):
-    from mtgrules.align.terms import learn_terms, sync_termbase
+    from mtgrules.align.learning import learn_terms
     from mtgrules.store import open_store
+    from mtgrules.termbase import sync_termbase
 
     engine = open_store(str(store_copy))
     with session_scope(engine) as s:

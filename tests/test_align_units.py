@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from mtgrules.align.dp import align_monotonic
 from mtgrules.align.features import featurize, similarity
-from mtgrules.align.termbase import find_terms
+from mtgrules.termbase import find_terms
 
 # (text, language, symbols expected, refs expected)
 SYMBOLS = [

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from mtgrules.sources.labels import split_labelled_line
 from mtgrules.sources.segment import parse_document
+from mtgrules.text.labels import split_labelled_line
 
 from .conftest import EXTRA, SEEDS
 

@@ -117,7 +117,7 @@ def _sqlite_file_checks(db: Path) -> None:
         if "search_fts" in tables:
             # The full-text index (issue 5) is written in the same transaction: it must be
             # sound and hold exactly the searchable clauses, no more, no fewer.
-            from mtgrules.search.index import FTS_TABLE, INDEXED_KINDS
+            from mtgrules.store.search_index import FTS_TABLE, INDEXED_KINDS
 
             conn.execute(f"INSERT INTO {FTS_TABLE}({FTS_TABLE}) VALUES('integrity-check')")
             kinds = ", ".join(f"'{k}'" for k in INDEXED_KINDS)

@@ -158,7 +158,7 @@ _CORPUS_FILES = sorted(p for p in CORPUS.rglob("*.txt"))
 def _decoded_lines(path: Path) -> list[str]:
     from mtgrules.sources.decode import read_source
 
-    return read_source(path)[1].text.splitlines()
+    return read_source(path).text.splitlines()
 
 
 _LINES_CACHE: dict[Path, list[str]] = {}

@@ -13,11 +13,11 @@ from sqlalchemy import text
 
 from mtgrules.errors import MtgRulesError, NotFoundError, QueryError
 from mtgrules.search import search
-from mtgrules.search.engine import fts_match, pg_tsquery
+from mtgrules.search.query import fts_match, pg_tsquery
+from mtgrules.search.highlight import highlight_spans
 from mtgrules.search.render import render_search
-from mtgrules.search.text import fold, highlight_spans, index_form, query_words
 from mtgrules.store import open_store, session_scope
-from mtgrules.text.normalize import fold_for_search
+from mtgrules.text.fold import fold, fold_words, index_form
 
 from .conftest import ON_PG, run_cli
 
@@ -114,10 +114,10 @@ def _search(engine, query: str, **opts):
 @pytest.mark.parametrize(("query", "opts", "needle", "why"), FINDS)
 def test_finds(engine, query, opts, needle, why):
     result = _search(engine, query, **opts)
-    texts = [fold_for_search(h.text) for h in result.hits] + [
-        fold_for_search(h.term or "") for h in result.hits
+    texts = [fold(h.text) for h in result.hits] + [
+        fold(h.term or "") for h in result.hits
     ]
-    assert any(fold_for_search(needle) in t for t in texts), why
+    assert any(fold(needle) in t for t in texts), why
 
 
 @pytest.mark.parametrize(("query", "opts", "check", "why"), SHAPES)
@@ -267,7 +267,7 @@ def test_highlight_spans(text_, words, found):
 
 
 def test_query_text_never_reaches_match_raw():
-    words = query_words('NEAR("a" b) OR c* 堆疊 coût')
+    words = fold_words('NEAR("a" b) OR c* 堆疊 coût')
     assert words == ["near", "a", "b", "or", "c", "堆叠", "cout"]
     match = fts_match([[w] for w in words])
     assert match.count('"') == 2 * len(words)

@@ -21,12 +21,12 @@ depends_on: str | Sequence[str] | None = None
 
 def upgrade() -> None:
     # Imported here, not at module top: the folding must be the very one the queries use.
-    from mtgrules.search.index import rebuild_index
+    from mtgrules.store.search_index import rebuild_index
 
     rebuild_index(op.get_bind())
 
 
 def downgrade() -> None:
-    from mtgrules.search.index import drop_index_tables
+    from mtgrules.store.search_index import drop_index_tables
 
     drop_index_tables(op.get_bind())

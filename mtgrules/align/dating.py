@@ -14,8 +14,9 @@ from typing import Any
 from rapidfuzz import fuzz
 from sqlalchemy.orm import Session
 
-from ..sources.labels import parent_of
 from ..store.queries import EditionInfo, edition_clauses, list_editions, rule_clauses
+from ..text.labels import rule_of
+from ..text.language import is_english
 from .edition import to_items
 from .rule import fit_quality
 from .sequence import Settings, align_items
@@ -30,10 +31,7 @@ def _rules_of(session: Session, info: EditionInfo) -> list[str]:
     for c in edition_clauses(session, info.id):
         if c.kind != "rule" or not c.label:
             continue
-        label = c.label
-        if label[-1].isalpha():
-            label = parent_of(label) or label
-        rules.setdefault(label, None)
+        rules.setdefault(rule_of(c.label), None)
     return list(rules)
 
 
@@ -100,7 +98,7 @@ def date_edition(session: Session, edition_id: int, *, as_of: int | None = None)
     ]
     official.sort(key=lambda e: e.date or "")
     rules = _rules_of(session, target) if target.kind == "rules" else []
-    english = target.language.split("-")[0] == "en"
+    english = is_english(target.language)
     rows = []
     for cand in official:
         if rules:

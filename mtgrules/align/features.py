@@ -22,14 +22,14 @@ from functools import lru_cache
 
 from rapidfuzz import fuzz, process
 
-from ..sources.labels import RULE_REF
-from ..text.normalize import fold_for_search
-from .termbase import find_terms
+from ..termbase import find_terms
+from ..text.fold import HAN, fold
+from ..text.labels import RULE_REF
+from ..text.language import base_language, is_traditional_tag, same_language, script_of
 
 # Mana and loyalty symbols, and bare numbers that are not rule references.
 _SYMBOL = re.compile(r"\{[^}\s]{1,6}\}|\[[-+−]?[0-9XYZ]{1,3}\]")
 _NUMBER = re.compile(r"(?<![\w.{\[-])(\d{1,2})(?![\w}\]]|\.\d)")
-_HAN = re.compile(r"[\u3400-\u9fff]")
 # Words too common in the rules to say anything about which clause is which.
 _COMMON = {
     "that",
@@ -56,10 +56,6 @@ UNINFORMED = 0.3
 SHRINK = 1.5
 
 
-def script_of(language: str) -> str:
-    return "zh" if language.lower().startswith("zh") else "latin"
-
-
 class Features:
     """Computed lazily: an English-to-English alignment needs only the folded text, so the
     termbase and symbol scans run only for translations."""
@@ -82,11 +78,11 @@ class Features:
         self.wide = unicodedata.normalize("NFKC", text)
         if script_of(language) == "zh":
             self.fold = (
-                _to_simplified(self.wide) if language.lower().endswith("hant") else self.wide
+                _to_simplified(self.wide) if is_traditional_tag(language) else self.wide
             )
-            length = len(_HAN.findall(self.fold)) or len(self.fold)
+            length = len(HAN.findall(self.fold)) or len(self.fold)
         else:
-            self.fold = fold_for_search(self.wide)
+            self.fold = fold(self.wide)
             length = len(self.fold)
         self.length = max(length, 1)
 
@@ -150,7 +146,7 @@ def _tokenizer(language: str):
     import spacy
 
     try:
-        return spacy.blank(language.split("-")[0]).tokenizer
+        return spacy.blank(base_language(language)).tokenizer
     except (ImportError, KeyError, ValueError):
         return spacy.blank("xx").tokenizer
 
@@ -223,9 +219,8 @@ def similarity(
     """A score in [0, 1] that ``a`` and ``b`` state the same rule, with its evidence.
     ``ratio``: the plain text ratio when the caller already has it (a vectorised pass)."""
     ctx = ctx or Context()
-    same_script_text = a.script == b.script and (
-        a.script == "zh" or a.language.split("-")[0] == b.language.split("-")[0]
-    )
+    # Two Chinese scripts compare as text too: both are folded to Simplified.
+    same_script_text = same_language(a.language, b.language)
     if same_script_text:
         if ratio is None:
             ratio = fuzz.ratio(a.fold, b.fold) / 100

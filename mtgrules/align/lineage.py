@@ -20,7 +20,8 @@ from rapidfuzz import fuzz
 from sqlalchemy.orm import Session
 
 from ..store.queries import edition_clauses, list_editions
-from ..text.normalize import fold_for_search
+from ..text.fold import fold
+from ..text.language import is_english
 from .model import Member
 
 # Text is folded to lower case first; "[x]" (a placeholder in a template) is not "x".
@@ -84,7 +85,7 @@ def tokens(text: str) -> Counter[str]:
 
 
 def _count_tokens(text: str) -> Counter[str]:
-    folded = fold_for_search(text)
+    folded = fold(text)
     out: Counter[str] = Counter()
     for t in _TOKEN.findall(folded):
         if t in _STOP:
@@ -167,7 +168,7 @@ def link_ancestors(session: Session, rule, editions, official_en, links, as_of) 
     older = [
         e
         for e in list_editions(session, as_of)
-        if e.language.split("-")[0] == "en"
+        if is_english(e.language)
         and e.date
         and e.date < oldest_date
         and e.id not in have_rule

@@ -36,7 +36,7 @@ def run_align(
             "(e.g. --editions en-2018-10-05 en-2019-10-04), or --date EDITION"
         )
     if rule is not None:
-        from ..sources.labels import parse_rule_label
+        from ..text.labels import parse_rule_label
         from .rule import align_rule
 
         return "rule", align_rule(session, parse_rule_label(rule), as_of=as_of, refresh=refresh)
@@ -47,8 +47,8 @@ def run_align(
         a = find_edition(infos, editions[0])
         b = find_edition(infos, editions[1])
         if learn_terms:
-            from .terms import learn_terms as learn
-            from .terms import sync_termbase
+            from ..termbase import sync_termbase
+            from .learning import learn_terms as learn
 
             sync_termbase(session)
             return "terms", learn(session, a.id, b.id)

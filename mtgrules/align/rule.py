@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 
 from ..errors import NotFoundError
 from ..store.queries import ClauseView, EditionInfo, list_editions, rule_clauses
+from ..text.language import is_english
 from .dp import Step
 from .edition import to_items
 from .model import Group, Member, RuleAlignment
@@ -39,7 +40,7 @@ class RuleEdition:
 
     @property
     def english(self) -> bool:
-        return self.info.language.split("-")[0] == "en"
+        return is_english(self.info.language)
 
 
 @dataclass
@@ -309,7 +310,7 @@ def build_groups(
         groups.append(Group(newest_label(nodes), [members[n] for n in nodes]))
 
     def group_sort(g: Group) -> tuple:
-        from ..sources.labels import label_sort_key
+        from ..text.labels import label_sort_key
 
         key = label_sort_key(g.key) if g.key else (10**9, "")
         return (key, g.members[0].edition, g.members[0].clause_id)

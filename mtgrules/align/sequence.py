@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process
 
+from ..text.language import same_language
 from .dp import Step, align_monotonic
 from .features import Context, Features, contains, join_features, similarity
 
@@ -66,10 +67,7 @@ class Settings:
 def _same_text_language(a: Sequence[Item], b: Sequence[Item]) -> bool:
     if not a or not b:
         return False
-    la, lb = a[0].features.language, b[0].features.language
-    if la.startswith("zh") and lb.startswith("zh"):
-        return True
-    return la.split("-")[0] == lb.split("-")[0]
+    return same_language(a[0].features.language, b[0].features.language)
 
 
 def longest_increasing(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -1,55 +1,194 @@
-"""Rule alignments in the store: Alignment rows (one per pair of editions) and their Links.
+"""Alignments in the store: Alignment rows and their Links, written and read back here only.
 
-Whole-edition alignments are stored by edition.py; this module stores the links that make
-up one rule's groups, so that `align RULE`, reports and search read them back instead of
-recomputing. A stored rule alignment is used only when its signature (aligner version,
-termbase, settings, rule) matches and it was made over the same editions.
+Two kinds of alignment (the ``kind`` column):
+- "editions": every clause of one edition paired with another edition (edition.py);
+- "rule": the links of one rule's clauses between two of the editions that have it (rule.py),
+  with the rule's label in the ``rule`` column.
+A stored alignment is used only while its signature (aligner version, source digest,
+settings) is the current one and, for a rule, while the same editions hold the rule; anything
+else is stale and recomputed. Search reads the links through ``links_touching``.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+from collections.abc import Iterable
+from functools import lru_cache
+from importlib import resources
+from typing import TYPE_CHECKING
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from ..store.models import Alignment, Clause, Link
-from .edition import signature
-from .model import Member
+from ..store.queries import EditionInfo, edition_clauses
+from .model import EditionAlignment, Member, Pair
+from .sequence import Settings
+
+if TYPE_CHECKING:
+    from .rule import Linked, Node
+
+ALIGNER_VERSION = "3.1"
+EDITIONS = "editions"
+RULE = "rule"
 
 
-def rule_signature(rule: str) -> str:
-    return signature(f"rule={rule}")
+@lru_cache(maxsize=1)
+def _code_digest() -> str:
+    """The aligner's own source, the text ground floor it folds and labels with, and the
+    termbase: any change makes stored links stale, without anyone having to remember to bump
+    a version number."""
+    h = hashlib.sha256()
+    for package_name in ("mtgrules.align", "mtgrules.text"):
+        package = resources.files(package_name)
+        for name in sorted(p.name for p in package.iterdir() if p.name.endswith(".py")):
+            h.update(package.joinpath(name).read_bytes())
+    for name in ("termbase.py", "data/termbase.tsv"):
+        h.update(resources.files("mtgrules").joinpath(name).read_bytes())
+    return h.hexdigest()[:16]
 
 
-def _rows(session: Session, rule: str) -> list[Alignment]:
+def signature(settings: Settings | None = None) -> str:
+    """Who made a stored alignment: links made under another signature are stale."""
+    s = settings or Settings()
+    knobs = (
+        f"{s.skip_same}/{s.skip_cross}/{s.label_confirm_same}/{s.label_confirm_cross}/"
+        f"{s.move_same}/{s.move_cross}"
+    )
+    return f"mtgrules-align/{ALIGNER_VERSION};code={_code_digest()};{knobs}"
+
+
+def _delete(session: Session, ids: list[int]) -> None:
+    if ids:
+        session.execute(delete(Link).where(Link.alignment_id.in_(ids)))
+        session.execute(delete(Alignment).where(Alignment.id.in_(ids)))
+
+
+def _inferred_label(evidence: list[dict]) -> str | None:
+    return next((e["value"] for e in evidence if e.get("feature") == "inferred-label"), None)
+
+
+# --- whole editions ------------------------------------------------------------------------
+
+
+def load_edition_alignment(
+    session: Session, info_a: EditionInfo, info_b: EditionInfo
+) -> EditionAlignment | None:
+    """The stored alignment of ``info_a`` with ``info_b`` made by the current aligner, or
+    None (never stored, stale, or incomplete)."""
+    row = session.scalars(
+        select(Alignment)
+        .where(
+            Alignment.kind == EDITIONS,
+            Alignment.edition_a == info_a.id,
+            Alignment.edition_b == info_b.id,
+            Alignment.signature == signature(),
+        )
+        .order_by(Alignment.id.desc())
+    ).first()
+    if row is None:
+        return None
+    stored = session.scalar(
+        select(func.count()).select_from(Link).where(Link.alignment_id == row.id)
+    )
+    if stored != (row.stats or {}).get("links"):
+        return None  # incomplete (links removed by hand or by an older version): recompute
+    views = {c.id: c for c in edition_clauses(session, info_a.id)}
+    views.update({c.id: c for c in edition_clauses(session, info_b.id)})
+    pairs = [
+        Pair(
+            views.get(link.source_clause_id) if link.source_clause_id else None,
+            views.get(link.target_clause_id) if link.target_clause_id else None,
+            link.score,
+            list(link.evidence or []),
+            link.kind,
+        )
+        for link in session.scalars(
+            select(Link).where(Link.alignment_id == row.id).order_by(Link.id)
+        )
+    ]
+    return EditionAlignment(info_a, info_b, pairs, dict(row.stats or {}))
+
+
+def save_edition_alignment(session: Session, result: EditionAlignment) -> int:
+    """Store ``result``, replacing any older whole-edition alignment of the same pair (the
+    rule alignments over the same pair belong to align_rule and stay)."""
+    old = session.scalars(
+        select(Alignment.id).where(
+            Alignment.kind == EDITIONS,
+            Alignment.edition_a == result.a.id,
+            Alignment.edition_b == result.b.id,
+        )
+    ).all()
+    _delete(session, list(old))
+    row = Alignment(
+        kind=EDITIONS,
+        rule=None,
+        edition_a=result.a.id,
+        edition_b=result.b.id,
+        signature=signature(),
+        created_at=dt.datetime.now(dt.UTC),
+        stats={**result.stats, "links": len(result.pairs)},
+    )
+    session.add(row)
+    session.flush()
+    session.add_all(
+        Link(
+            alignment_id=row.id,
+            kind=p.kind,
+            source_clause_id=p.a.id if p.a else None,
+            target_clause_id=p.b.id if p.b else None,
+            score=float(p.score),
+            evidence=p.evidence,
+            inferred_label=_inferred_label(p.evidence),
+        )
+        for p in result.pairs
+    )
+    session.flush()
+    return row.id
+
+
+# --- one rule across editions --------------------------------------------------------------
+
+
+def _rule_rows(session: Session, rule: str) -> list[Alignment]:
     return list(
-        session.scalars(select(Alignment).where(Alignment.signature.like(f"%;rule={rule};%"))).all()
+        session.scalars(
+            select(Alignment).where(Alignment.kind == RULE, Alignment.rule == rule)
+        ).all()
     )
 
 
-def save_rule_links(session: Session, rule: str, editions: list[int], links, inferred) -> None:
-    old = [row.id for row in _rows(session, rule)]
-    if old:
-        session.execute(delete(Link).where(Link.alignment_id.in_(old)))
-        session.execute(delete(Alignment).where(Alignment.id.in_(old)))
-    sig = rule_signature(rule)
+def save_rule_links(
+    session: Session,
+    rule: str,
+    editions: list[int],
+    links: dict[Node, Linked],
+    inferred: dict[Node, str],
+) -> None:
+    """Store one rule's links (replacing the rule's older ones): one Alignment row per pair
+    of editions that links touch, each link with its evidence and inferred label."""
+    _delete(session, [row.id for row in _rule_rows(session, rule)])
+    sig = signature()
     now = dt.datetime.now(dt.UTC)
-    by_pair: dict[tuple[int, int], Alignment] = {}
     counts: dict[tuple[int, int], int] = {}
     for node, link in links.items():
         pair = (node[0], link.target[0])
         counts[pair] = counts.get(pair, 0) + 1
+    by_pair: dict[tuple[int, int], Alignment] = {}
     for node, link in links.items():
         pair = (node[0], link.target[0])
         row = by_pair.get(pair)
         if row is None:
             row = Alignment(
+                kind=RULE,
+                rule=rule,
                 edition_a=pair[0],
                 edition_b=pair[1],
                 signature=sig,
                 created_at=now,
-                stats={"rule": rule, "editions": editions, "links": counts[pair]},
+                stats={"editions": editions, "links": counts[pair]},
             )
             session.add(row)
             session.flush()
@@ -70,41 +209,46 @@ def save_rule_links(session: Session, rule: str, editions: list[int], links, inf
         # Still record that the rule was aligned over these editions (nothing to link).
         session.add(
             Alignment(
+                kind=RULE,
+                rule=rule,
                 edition_a=editions[0],
                 edition_b=editions[0],
                 signature=sig,
                 created_at=now,
-                stats={"rule": rule, "editions": editions},
+                stats={"editions": editions},
             )
         )
     session.flush()
 
 
-def load_rule_links(session: Session, rule: str, editions: list[int]):
-    """(links, inferred, extra members) as compute_rule_links returns them, or None."""
+def load_rule_links(
+    session: Session, rule: str, editions: list[int]
+) -> tuple[dict[Node, Linked], dict[Node, str], list[tuple[Node, Member]]] | None:
+    """(links, inferred labels, members from older editions) as compute_rule_links returns
+    them, or None when nothing current is stored for the rule over these editions."""
     from .rule import Linked
 
-    rows = _rows(session, rule)
-    sig = rule_signature(rule)
+    rows = _rule_rows(session, rule)
+    sig = signature()
     if not rows or any(r.signature != sig or r.stats.get("editions") != editions for r in rows):
         return None
     by_id = {r.id: r for r in rows}
-    links: dict = {}
-    inferred: dict = {}
-    extra: list = []
-    have = set(editions)
     stored = session.scalars(select(Link).where(Link.alignment_id.in_(by_id))).all()
     per_row: dict[int, int] = {}
     for ln in stored:
         per_row[ln.alignment_id] = per_row.get(ln.alignment_id, 0) + 1
     if any(per_row.get(r.id, 0) != r.stats.get("links", 0) for r in rows):
         return None  # some links are gone: the chain would break, so recompute
+    have = set(editions)
     outside = {ln.source_clause_id for ln in stored if by_id[ln.alignment_id].edition_a not in have}
     clauses = (
         {c.id: c for c in session.scalars(select(Clause).where(Clause.id.in_(outside)))}
         if outside
         else {}
     )
+    links: dict = {}
+    inferred: dict = {}
+    extra: list = []
     for ln in stored:
         row = by_id[ln.alignment_id]
         evidence = list(ln.evidence or [])
@@ -135,3 +279,31 @@ def load_rule_links(session: Session, rule: str, editions: list[int]):
                 )
             )
     return links, inferred, extra
+
+
+# --- reading links for other readers (search) ----------------------------------------------
+
+
+def links_touching(session: Session, clause_ids: Iterable[int]) -> list[tuple[int, int, float]]:
+    """Every stored link with one end in ``clause_ids``, as (that end, the other end, score),
+    in both directions; links with a missing end are left out."""
+    ids = sorted(set(clause_ids))
+    out: list[tuple[int, int, float]] = []
+    # SQLite caps bound parameters; 500 at a time stays far below every limit.
+    for i in range(0, len(ids), 500):
+        chunk = ids[i : i + 500]
+        # Two indexed lookups: "alignment_id IN (...)" lets the source side use the
+        # (alignment_id, source_clause_id) index; the target side has its own.
+        forward = select(Link.source_clause_id, Link.target_clause_id, Link.score).where(
+            Link.alignment_id.in_(select(Alignment.id)), Link.source_clause_id.in_(chunk)
+        )
+        backward = select(Link.target_clause_id, Link.source_clause_id, Link.score).where(
+            Link.target_clause_id.in_(chunk)
+        )
+        for query in (forward, backward):
+            out.extend(
+                (a, b, float(score or 0.0))
+                for a, b, score in session.execute(query)
+                if a is not None and b is not None
+            )
+    return out

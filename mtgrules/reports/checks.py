@@ -18,8 +18,9 @@ from typing import Any
 from rapidfuzz import fuzz
 
 from ..sources.damage import find_damage
-from ..sources.labels import RULE_REF
-from ..text.normalize import fold_for_search
+from ..text.fold import HAN, fold
+from ..text.labels import RULE_REF
+from ..text.language import is_chinese, same_language
 
 ERROR = "error"
 WARNING = "warning"
@@ -40,7 +41,6 @@ _EN_NUMBERS = dict(
 # Chinese translations may write small numbers as numerals: 零 for 0 is the common case.
 _HAN_DIGITS = dict(zip("零一二三四五六七八九十", [str(i) for i in range(11)], strict=True))
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
-_HAN = re.compile(r"[\u3400-\u9fff]")
 # Words a translator or reader uses to mark a note that is not part of the rule.
 _COMMENTARY_MARKERS = re.compile(
     r"\b(?:N\.? ?d\.? ?T\.?|note du traducteur|nota del traductor|N\. del T\.|"
@@ -198,7 +198,7 @@ def check_pair(
             )
         )
     src_nums, tgt_nums = numbers(source), numbers(target)
-    if target_lang.startswith("zh"):
+    if is_chinese(target_lang):
         # A number the Chinese spells as a numeral (零) is carried over.
         tgt_nums |= {d for ch, d in _HAN_DIGITS.items() if ch in target and d in src_nums}
     if src_nums != tgt_nums:
@@ -224,7 +224,7 @@ def check_pair(
                 f"this text cites {_fmt(tgt_refs)}",
             )
         )
-    if target_lang.split("-")[0] != source_lang.split("-")[0] and _untranslated(
+    if not same_language(target_lang, source_lang) and _untranslated(
         target, target_lang
     ):
         out.append(
@@ -238,9 +238,9 @@ def check_pair(
 
 
 def _untranslated(target: str, target_lang: str) -> bool:
-    if target_lang.startswith("zh"):
+    if is_chinese(target_lang):
         # A Chinese clause with no Han character at all was left in English.
-        return len(target) > 20 and not _HAN.search(target)
+        return len(target) > 20 and not HAN.search(target)
     words = [w.lower() for w in _WORD.findall(target)]
     if len(words) < 4:
         return False
@@ -252,7 +252,7 @@ def _untranslated(target: str, target_lang: str) -> bool:
 
 
 def _stem(word: str) -> str:
-    return fold_for_search(word)[:8]
+    return fold(word)[:8]
 
 
 def _cognate(a: str, b: str) -> bool:

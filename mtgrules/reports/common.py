@@ -1,4 +1,4 @@
-"""Helpers shared by the reports: which edition a translation follows, clause flags, ordering."""
+"""Helpers shared by the reports: which edition a translation follows, clause flags."""
 
 from __future__ import annotations
 
@@ -8,28 +8,17 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ..sources.labels import label_sort_key
 from ..store.models import Clause
 from ..store.queries import EditionInfo
+from ..text.language import is_english
 
 # Kinds of clause that carry rule text; the others (headings, commentary, noise) are shown
 # but never counted as a clause a translation lacks.
 RULE_KINDS = ("rule", "glossary")
 
 
-def base_language(language: str) -> str:
-    """'zh-Hans' -> 'zh': Traditional and Simplified are one language for pairing."""
-    return language.split("-")[0].lower()
-
-
-def is_translation(info: EditionInfo, source_language: str = "en") -> bool:
-    return base_language(info.language) != base_language(source_language)
-
-
-def language_matches(info: EditionInfo, wanted: str) -> bool:
-    """'zh' matches zh-Hans and zh-Hant; 'zh-Hant' only itself."""
-    lang, want = info.language.lower(), wanted.lower()
-    return lang == want or lang.startswith(want + "-")
+def is_translation(info: EditionInfo) -> bool:
+    return not is_english(info.language)
 
 
 def newest_english(infos: Sequence[EditionInfo], exclude: int | None = None) -> EditionInfo | None:
@@ -70,14 +59,6 @@ def clause_flags(session: Session, ids: Iterable[int]) -> dict[int, tuple[list[s
         ):
             out[cid] = (list(flags or []), parent)
     return out
-
-
-def sort_labels(labels: Iterable[str]) -> list[str]:
-    return sorted(labels, key=label_sort_key)
-
-
-def edition_header(info: EditionInfo) -> dict[str, Any]:
-    return info.header_json()
 
 
 def edition_gaps(report: dict[str, Any], editions: dict[str, Any], reference: str):

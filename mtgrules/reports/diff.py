@@ -11,10 +11,9 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from ..errors import NotFoundError, QueryError
-from ..sources.labels import label_sort_key
 from ..store.queries import find_edition, list_editions
-from .common import base_language
-from .drift import rule_scope
+from ..text.labels import label_sort_key, rule_scope
+from ..text.language import same_language
 from .worddiff import changed, summarize, word_diff
 
 # Clause kinds a historian compares; page noise and commentary are not rules text.
@@ -28,7 +27,7 @@ def edition_diff(
 
     infos = list_editions(session, as_of)
     ea_info, eb_info = find_edition(infos, a), find_edition(infos, b)
-    if base_language(ea_info.language) != base_language(eb_info.language):
+    if not same_language(ea_info.language, eb_info.language):
         raise QueryError(
             f"diff compares two editions of one language, but {ea_info.slug} is "
             f"{ea_info.language} and {eb_info.slug} is {eb_info.language}; to compare a "

@@ -14,16 +14,15 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from ..errors import NotFoundError, QueryError
-from ..sources.labels import in_rule, label_sort_key
 from ..store.queries import EditionInfo, find_edition, list_editions
+from ..text.labels import label_sort_key
+from ..text.language import is_chinese, matches_language, same_language
 from . import checks as qa
 from .common import (
     RULE_KINDS,
-    base_language,
     clause_flags,
     followed_english,
     is_translation,
-    language_matches,
     newest_english,
 )
 from .worddiff import summarize, word_diff
@@ -90,9 +89,9 @@ def rule_drift(
     infos = list(ra.editions)
     ref = _pick_reference(session, infos, reference, rule, as_of)
     columns = [
-        e for e in infos if language is None or language_matches(e, language) or e.id == ref.id
+        e for e in infos if language is None or matches_language(e.language, language) or e.id == ref.id
     ]
-    if language and len(columns) == 1 and not language_matches(ref, language):
+    if language and len(columns) == 1 and not matches_language(ref.language, language):
         raise NotFoundError(
             f"no {language} edition has rule {rule}; languages that do: "
             + ", ".join(sorted({e.language for e in infos}))
@@ -305,7 +304,7 @@ def _older_wording(
     current = next((i for i, v in enumerate(versions) if v["text"] == ref_text), None)
     if current is None:
         return None
-    latin = base_language(info.language) != "zh"
+    latin = not is_chinese(info.language)
     best = qa.follows_wording(text, [v["text"] for v in versions], latin=latin, damaged=damaged)
     if best is None or best >= current:
         return None
@@ -348,7 +347,7 @@ def edition_drift(
     added: list[dict[str, Any]] = []
     renumbered: list[dict[str, Any]] = []
     findings: list[qa.Finding] = []
-    translation = base_language(target.language) != base_language(ref.language)
+    translation = not same_language(target.language, ref.language)
     matched = 0
     for p in ea.pairs:
         a, b = p.a, p.b
@@ -406,14 +405,6 @@ def edition_drift(
             "warnings": len(findings) - errors,
         },
     }
-
-
-def rule_scope(label: str | None, parent: str | None, rule: str) -> bool:
-    """True if a clause (by its label, or its parent for examples) belongs to ``rule``."""
-    for lab in (label, parent):
-        if lab and (in_rule(lab, rule) or lab == rule or lab.startswith(rule + ".")):
-            return True
-    return False
 
 
 def has_differences(report: dict[str, Any]) -> bool:

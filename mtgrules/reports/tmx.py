@@ -92,17 +92,18 @@ def tmx_units(
     """
     from ..errors import NotFoundError
     from ..store.queries import list_editions
-    from .common import followed_english, language_matches, newest_english
-    from .drift import rule_scope
+    from ..text.labels import rule_scope
+    from ..text.language import matches_language
+    from .common import followed_english, newest_english
 
     infos = list_editions(session, as_of)
-    targets = [e for e in infos if language_matches(e, target) and e.kind == "rules"]
+    targets = [e for e in infos if matches_language(e.language, target) and e.kind == "rules"]
     if not targets:
         raise NotFoundError(
             f"no {target} edition in the store; languages present: "
             + ", ".join(sorted({e.language for e in infos}))
         )
-    sources_pool = [e for e in infos if language_matches(e, source)]
+    sources_pool = [e for e in infos if matches_language(e.language, source)]
     if not sources_pool:
         raise NotFoundError(f"no {source} edition in the store; see: mtgrules editions")
     fallback = (

@@ -9,8 +9,8 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from ..errors import NotFoundError, QueryError
-from ..sources.labels import parent_of
 from ..store.queries import EditionInfo, list_editions
+from ..text.labels import rule_of
 from .common import RULE_KINDS, followed_english, is_translation, newest_english
 from .worddiff import changed, similarity, summarize, word_diff
 
@@ -31,8 +31,7 @@ def trace_clause(session: Session, label: str, *, as_of: int | None = None) -> d
 
     if "." not in label:
         raise QueryError(f"trace follows one clause; give a rule such as {label}.1 or 107.3g")
-    rule = parent_of(label) if label[-1].isalpha() else label
-    assert rule is not None
+    rule = rule_of(label)
     ra = align_rule(session, rule, as_of=as_of)
     group = _find_group(ra.groups, label)
     if group is None:

@@ -6,11 +6,13 @@ import difflib
 import re
 from typing import Any
 
+from ..text.fold import HAN_CLASS
+
 # Rule references (so "107.3h" -> "107.3i" reads whole), words, single symbols such as {X}
 # or [-X], single CJK characters (Chinese has no spaces, so a character is the smallest unit
 # a reader can see change), and the spaces between them.
 _TOKEN = re.compile(
-    r"\d{3}\.\d+[a-z]?|\{[^{}\s]{1,6}\}|\[[+\-−]?[^\[\]\s]{1,3}\]|[\u3400-\u9fff\uf900-\ufaff]|[^\W_]+(?:['’][^\W_]+)*|\s+|.",
+    rf"\d{{3}}\.\d+[a-z]?|\{{[^{{}}\s]{{1,6}}\}}|\[[+\-−]?[^\[\]\s]{{1,3}}\]|[{HAN_CLASS}]|[^\W_{HAN_CLASS}]+(?:['’][^\W_]+)*|\s+|.",
     re.UNICODE,
 )
 

@@ -1,18 +1,15 @@
-"""Search the rules across languages (issue 5).
+"""Search the rules across languages: ``search(session, query, ...)`` -> SearchResult.
 
-``index_edition`` is called by ingest; ``search`` answers the ``mtgrules search`` command.
-This module stays light to import: ingest imports it on every run.
+This package stays light to import: the engine (rapidfuzz, the termbase) loads on first use.
 """
 
 from __future__ import annotations
 
-from .index import include_object, index_edition, is_search_object, rebuild_index
-
-__all__ = ["include_object", "index_edition", "is_search_object", "rebuild_index", "search"]
+__all__ = ["search"]
 
 
 def search(*args, **kwargs):
-    """See :func:`mtgrules.search.engine.search` (imported lazily: rapidfuzz, termbase)."""
+    """See :func:`mtgrules.search.engine.search`."""
     from .engine import search as _search
 
     return _search(*args, **kwargs)

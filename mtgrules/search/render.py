@@ -3,10 +3,11 @@ indented beneath each hit. No click here (only cli.py imports it)."""
 
 from __future__ import annotations
 
-from ..render import bold, dim, wrap
-from .engine import Hit, SearchResult
-from .termbase import same_language
-from .text import has_han, highlight_spans, query_words
+from ..render import bold, char_columns, dim, wrap
+from ..text.fold import fold_words, has_han
+from ..text.language import same_tag
+from .highlight import highlight_spans
+from .results import Hit, SearchResult
 
 # Placeholders that survive textwrap (one column each) and become colour codes afterwards.
 _ON, _OFF = "\x01", "\x02"
@@ -31,7 +32,7 @@ WIDTH = 100
 def _columns(ch: str) -> int:
     if ch in (_ON, _OFF):
         return 0
-    return 2 if "\u2e80" <= ch <= "\u9fff" or "\uff00" <= ch <= "\uffef" else 1
+    return char_columns(ch)
 
 
 def _wrap(text: str, indent: str) -> str:
@@ -76,9 +77,9 @@ def _hit_block(n: int, hit: Hit, result: SearchResult, colour: bool) -> list[str
         words = [
             w
             for lang, forms in result.translations.items()
-            if same_language(lang, a.language)
+            if same_tag(lang, a.language)
             for f in forms
-            for w in query_words(f)
+            for w in fold_words(f)
         ]
         tag = f"{a.language} {_where(a.label, a.kind, a.term)}  {a.edition}"
         lines.append("     " + dim(f"{tag}  (by {a.via})", colour))

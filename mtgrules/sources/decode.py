@@ -56,7 +56,7 @@ def decode_bytes(data: bytes, where: str) -> DecodedText:
             raise InputError(f"{where}: this is a binary file, not text; give a .txt rules file.")
         try:
             text = data.decode("utf-8")
-            encoding = "utf-8" if any(b > 127 for b in data) else "ascii"
+            encoding = "ascii" if data.isascii() else "utf-8"
         except UnicodeDecodeError:
             # Wizards published several editions in Windows-1252 (smart quotes 0x92-0x94).
             try:
@@ -97,7 +97,8 @@ def _too_big(where: str, size: int) -> InputError:
     )
 
 
-def read_source(path: Path) -> tuple[bytes, DecodedText]:
+def read_source(path: Path) -> DecodedText:
+    """The file at ``path``, read (bounded) and decoded once."""
     where = str(path)
     try:
         st = path.stat()
@@ -122,4 +123,4 @@ def read_source(path: Path) -> tuple[bytes, DecodedText]:
         raise InputError(f"{where}: permission denied; check the file's permissions.") from None
     except OSError as exc:
         raise InputError(f"{where}: cannot be read ({exc.strerror}).") from None
-    return data, decode_bytes(data, where)
+    return decode_bytes(data, where)

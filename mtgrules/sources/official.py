@@ -7,11 +7,12 @@ and "Credits"), the numbered rules, the glossary, then credits and contact boile
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..model import Clause, ParsedEdition
+from ..text.labels import RULE_REF, SECTION_HEADING, parent_of, split_labelled_line
 from .damage import find_damage
 from .dates import find_effective_date
-from .labels import RULE_REF, SECTION_HEADING, parent_of, split_labelled_line
 
 CONTENTS = {"contents", "目录", "目錄", "table des matières", "índice", "contenido"}
 GLOSSARY = {"glossary", "词汇表", "詞彙表", "glossaire", "glosario"}
@@ -27,12 +28,22 @@ def looks_official(lines: list[str]) -> bool:
     head = [ln.strip().lower() for ln in lines[:400]]
     if not any(h in CONTENTS for h in head):
         return False
-    labelled = sum(1 for ln in lines if split_labelled_line(ln.strip()))
-    return labelled >= 50
+    labelled = 0
+    for ln in lines:
+        if split_labelled_line(ln.strip()):
+            labelled += 1
+            if labelled >= 50:
+                return True
+    return False
 
 
 def _refs(text: str) -> list[str]:
-    return sorted(set(RULE_REF.findall(text))) if _HAS_DIGITS.search(text) else []
+    return list(_ref_set(text))
+
+
+@lru_cache(maxsize=65536)  # texts repeat across editions (see text.normalize)
+def _ref_set(text: str) -> tuple[str, ...]:
+    return tuple(sorted(set(RULE_REF.findall(text)))) if _HAS_DIGITS.search(text) else ()
 
 
 def parse_official(lines: list[str], language: str) -> ParsedEdition:

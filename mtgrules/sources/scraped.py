@@ -11,10 +11,12 @@ import re
 from dataclasses import dataclass
 
 from ..model import Clause, ParsedEdition
-from ..text.language import detect_language, han_ratio
+from ..text.detect import detect_language
+from ..text.fold import han_ratio
+from ..text.labels import RULE_REF, parent_of, split_labelled_line
+from ..text.language import is_chinese
 from .damage import find_damage
 from .dates import find_effective_date
-from .labels import RULE_REF, parent_of, split_labelled_line
 from .official import glossary_entry
 
 # "Regla 107.3 · Números y símbolos": a page about one rule names it in a heading.
@@ -211,7 +213,7 @@ def _smooth_rule_languages(items: list[_Item]) -> None:
     rules = [it for it in items if it.clause.kind == "rule"]
     for prev, cur, nxt in zip(rules, rules[1:], rules[2:], strict=False):
         if prev.language == nxt.language and cur.language != prev.language:
-            if (cur.language or "").startswith("zh") == (prev.language or "").startswith("zh"):
+            if is_chinese(cur.language or "") == is_chinese(prev.language or ""):
                 cur.language = prev.language
     fallback = next((r.language for r in rules if r.language), "en")
     for it in rules:

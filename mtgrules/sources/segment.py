@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import InputError
-from ..model import ParsedDocument, ParsedEdition
-from ..text.language import detect_language
+from ..model import DecodedText, ParsedDocument, ParsedEdition
+from ..text.detect import detect_language
+from ..text.labels import split_labelled_line
 from .decode import decode_bytes
-from .labels import split_labelled_line
 from .official import looks_official, parse_official
 from .scraped import parse_scraped
 
@@ -35,8 +35,16 @@ def parse_text(text: str, where: str) -> list[ParsedEdition]:
     return editions
 
 
-def parse_document(path: Path, data: bytes, *, name: str | None = None, origin: str | None = None):
-    decoded = decode_bytes(data, str(path))
+def parse_document(
+    path: Path,
+    source: DecodedText | bytes,
+    *,
+    name: str | None = None,
+    origin: str | None = None,
+) -> ParsedDocument:
+    """The editions in a source file, given decoded (decode.read_source, as ingest does: one
+    decode per file) or as the bytes read from ``path``."""
+    decoded = source if isinstance(source, DecodedText) else decode_bytes(source, str(path))
     editions = parse_text(decoded.text, str(path))
     return ParsedDocument(
         path=str(path), name=name or path.name, decoded=decoded, editions=editions, origin=origin

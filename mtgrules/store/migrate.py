@@ -1,25 +1,42 @@
-"""Alembic from inside the tool: `upgrade head` on first use, and the models/migrations check."""
+"""Alembic from inside the tool: `upgrade head` on first use, and the models/migrations check.
+
+Opening a store costs one query while its schema is current (the version row compared with
+SCHEMA_HEAD); Alembic itself is imported only when an upgrade is due.
+"""
 
 from __future__ import annotations
 
+from importlib import resources
 from pathlib import Path
 
-from sqlalchemy import Engine, inspect
-from sqlalchemy.exc import OperationalError
+from sqlalchemy import Engine, text
+from sqlalchemy.exc import DBAPIError, OperationalError
 
 from ..errors import MtgRulesError, StoreError
 from .session import WRITE_OPTION, first_line
 
-MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
+# The newest migration's revision id. tests/test_migrations.py checks that it is Alembic's
+# head, so a new migration cannot be forgotten here.
+SCHEMA_HEAD = "0004"
+
+
+def migrations_folder() -> Path:
+    """The migrations shipped as the package ``mtgrules.migrations`` (from the top-level
+    migrations/ folder of a checkout)."""
+    try:
+        folder = Path(str(resources.files("mtgrules.migrations")))
+    except ModuleNotFoundError:
+        folder = Path("<missing>")
+    if not (folder / "env.py").exists():
+        raise StoreError(f"the migrations folder {folder} is missing; reinstall mtgrules.")
+    return folder
 
 
 def alembic_config(engine: Engine):
     from alembic.config import Config
 
-    if not (MIGRATIONS / "env.py").exists():
-        raise StoreError(f"the migrations folder {MIGRATIONS} is missing; reinstall mtgrules.")
     cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("script_location", str(migrations_folder()))
     cfg.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
     return cfg
 
@@ -31,19 +48,27 @@ def head_revision(engine: Engine) -> str:
 
 
 def current_revision(engine: Engine) -> str | None:
-    from alembic.runtime.migration import MigrationContext
-
+    """The store's schema version, in one query (None for a new, empty store)."""
     # A read: it must not queue behind an ingest that holds the write lock.
     with engine.execution_options(**{WRITE_OPTION: False}).connect() as conn:
-        return MigrationContext.configure(conn).get_current_revision()
+        try:
+            return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+        except DBAPIError as exc:
+            if isinstance(exc, OperationalError) and _is_unreachable(exc):
+                raise
+            return None  # no version table yet
+
+
+def _is_unreachable(exc: OperationalError) -> bool:
+    """A store that cannot be opened at all, as opposed to one without a version table."""
+    message = str(exc.orig).lower()
+    return "no such table" not in message and "does not exist" not in message
 
 
 def upgrade(engine: Engine, target: str = "head") -> None:
-    """Bring the schema to ``target``; cheap when it is already there."""
-    from alembic import command
-
+    """Bring the schema to ``target``; one query when it is already there."""
     try:
-        if target == "head" and current_revision(engine) == head_revision(engine):
+        if target == "head" and current_revision(engine) == SCHEMA_HEAD:
             return
     except OperationalError as exc:
         # Server down, wrong password, unreadable file: one line, and never the password.
@@ -51,6 +76,8 @@ def upgrade(engine: Engine, target: str = "head") -> None:
             f"cannot open the store at {engine.url.render_as_string(hide_password=True)}: "
             f"{first_line(exc.orig)}"
         ) from None
+    from alembic import command
+
     cfg = alembic_config(engine)
     try:
         # A write transaction takes the store's write lock first (store/session.py), so two
@@ -77,13 +104,10 @@ def schema_differences(engine: Engine) -> list:
 
     with engine.execution_options(**{WRITE_OPTION: False}).connect() as conn:
         # The search index (FTS5 / tsvector tables) lives outside the models on purpose.
-        from ..search.index import include_object
+        from .search_index import include_object
 
         ctx = MigrationContext.configure(
             conn, opts={"compare_type": True, "include_object": include_object}
         )
         return compare_metadata(ctx, Base.metadata)
 
-
-def has_tables(engine: Engine) -> bool:
-    return "revision" in inspect(engine).get_table_names()

@@ -120,12 +120,19 @@ class Clause(Base):
     edition: Mapped[Edition] = relationship(back_populates="clauses")
 
 
+ALIGNMENT_KINDS = ("editions", "rule")
+
+
 class Alignment(Base):
-    """One run of the aligner over a pair of editions (or a rule across editions)."""
+    """One run of the aligner over a pair of editions (kind "editions"), or the links of one
+    rule between two of the editions that have it (kind "rule", with the rule's label)."""
 
     __tablename__ = "alignment"
+    __table_args__ = (Index("ix_alignment_kind_rule", "kind", "rule"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    rule: Mapped[str | None] = mapped_column(String(32))
     edition_a: Mapped[int] = mapped_column(ForeignKey("edition.id"), index=True)
     edition_b: Mapped[int] = mapped_column(ForeignKey("edition.id"), index=True)
     # The aligner's name, version and settings: links made by another signature are stale.

@@ -9,7 +9,7 @@ from sqlalchemy import and_, func, or_, select
 from sqlalchemy.orm import Session
 
 from ..errors import NotFoundError
-from ..sources.labels import in_rule
+from ..text.labels import in_rule
 from .models import Clause, Document, Edition, EditionSource, Revision
 
 DAMAGE_FLAGS = ("lost-symbol", "html-entity", "obfuscated-email", "replacement-char")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from .fold import HAN
+
 
 @lru_cache(maxsize=4)
 def _converter(config: str):
@@ -22,7 +24,7 @@ def to_traditional(text: str) -> str:
 
 def is_traditional(text: str) -> bool:
     """True when converting to Simplified changes more characters than converting to Traditional."""
-    han = [ch for ch in text if "\u4e00" <= ch <= "\u9fff"]
+    han = HAN.findall(text)
     if not han:
         return False
     sample = "".join(han[:400])

@@ -1,164 +1,60 @@
-"""Language of a block of text: en, fr, es, zh-Hans, zh-Hant (BCP 47), or None when unsure.
+"""Language tags (BCP 47: en, fr, zh-Hans...), how they compare, and the order they are shown in.
 
-Small, deterministic and offline: a count of Han characters, then function words. Rules text
-is formal and full of function words, so a handful of them tells the Latin languages apart.
+The one home of "is this the same language?": Simplified and Traditional Chinese are two
+editions' scripts but one language for pairing a translation with its English; a user's
+``--lang zh`` covers both, ``--lang zh-Hant`` only one.
 """
 
 from __future__ import annotations
 
-import re
-
-from .chinese import is_traditional
-
-_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
-
-# Words frequent in one language and rare in the other two. Articles shared by French and
-# Spanish ("la", "de", "un") are left out on purpose.
-_FUNCTION_WORDS = {
-    "en": {
-        "the",
-        "of",
-        "and",
-        "is",
-        "to",
-        "that",
-        "if",
-        "it",
-        "its",
-        "this",
-        "with",
-        "an",
-        "or",
-        "any",
-        "as",
-        "be",
-        "by",
-        "which",
-        "player",
-        "rules",
-        "rule",
-        "are",
-        "has",
-        "have",
-        "on",
-        "from",
-        "their",
-        "you",
-        "your",
-        "see",
-    },
-    "fr": {
-        "le",
-        "les",
-        "des",
-        "est",
-        "et",
-        "une",
-        "du",
-        "au",
-        "aux",
-        "qui",
-        "ou",
-        "dans",
-        "sur",
-        "son",
-        "sa",
-        "ses",
-        "pas",
-        "ne",
-        "vous",
-        "cette",
-        "ce",
-        "règle",
-        "règles",
-        "joueur",
-        "sort",
-        "être",
-        "à",
-        "leur",
-        "il",
-        "elle",
-        "coût",
-        "voir",
-        "plus",
-        "pour",
-        "avec",
-        "par",
-        "sont",
-        "peut",
-        "tous",
-        "toutes",
-        "certains",
-        "mêmes",
-        "même",
-        "objets",
-        "lettre",
-        "suit",
-        "été",
-        "quand",
-        "lorsque",
-        "chaque",
-    },
-    "es": {
-        "el",
-        "los",
-        "las",
-        "y",
-        "es",
-        "una",
-        "del",
-        "al",
-        "o",
-        "en",
-        "su",
-        "sus",
-        "se",
-        "no",
-        "que",
-        "este",
-        "esta",
-        "ese",
-        "esa",
-        "regla",
-        "reglas",
-        "jugador",
-        "hechizo",
-        "coste",
-        "habilidad",
-        "para",
-        "por",
-        "como",
-        "véase",
-        "cuando",
-        "cada",
-        "mismo",
-        "mismas",
-        "objetos",
-        "letra",
-        "sigue",
-        "además",
-    },
-}
+# The order languages are listed in, beside each other, in every report and search result.
+# Languages not listed come after these, alphabetically.
+DISPLAY_ORDER = ("en", "fr", "es", "de", "it", "pt", "ru", "ja", "ko", "zh-Hans", "zh-Hant")
+SOURCE_LANGUAGE = "en"  # the Comprehensive Rules are written in English, then translated
 
 
-def han_ratio(text: str) -> float:
-    letters = [ch for ch in text if ch.isalpha()]
-    if not letters:
-        return 0.0
-    han = sum(1 for ch in letters if "\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff")
-    return han / len(letters)
+def base_language(tag: str) -> str:
+    """'zh-Hans' -> 'zh': the language without its script or region."""
+    return tag.split("-")[0].lower()
 
 
-def detect_language(text: str, *, min_words: int = 3) -> str | None:
-    """Best guess of the language of ``text``; None for too little evidence (a username)."""
-    if han_ratio(text) > 0.3:
-        return "zh-Hant" if is_traditional(text) else "zh-Hans"
-    # A lone capital is a variable ("Y follows the same rules as X"), not Spanish "y".
-    words = [w.casefold() for w in _WORD.findall(text) if not (len(w) == 1 and w.isupper())]
-    if len(words) < min_words:
-        return None
-    scores = {lang: sum(1 for w in words if w in vocab) for lang, vocab in _FUNCTION_WORDS.items()}
-    best = max(scores, key=lambda lang: scores[lang])
-    if scores[best] == 0:
-        return None
-    return best
+def matches_language(tag: str, wanted: str) -> bool:
+    """Does an edition in ``tag`` answer a user's ``--lang wanted``? 'zh' matches zh-Hans and
+    zh-Hant; 'zh-Hant' only itself; case does not matter."""
+    tag, wanted = tag.lower(), wanted.lower()
+    return tag == wanted or tag.startswith(wanted + "-")
+
+
+def same_tag(a: str, b: str) -> bool:
+    """Either tag covers the other: 'zh' and 'zh-Hans' agree, 'zh-Hans' and 'zh-Hant' do not."""
+    return matches_language(a, b) or matches_language(b, a)
+
+
+def same_language(a: str, b: str) -> bool:
+    """One language whatever the script: zh-Hans and zh-Hant are the same language."""
+    return base_language(a) == base_language(b)
+
+
+def is_chinese(tag: str) -> bool:
+    return base_language(tag) == "zh"
+
+
+def is_english(tag: str) -> bool:
+    return base_language(tag) == SOURCE_LANGUAGE
+
+
+def is_traditional_tag(tag: str) -> bool:
+    return is_chinese(tag) and tag.lower().endswith("hant")
+
+
+def script_of(tag: str) -> str:
+    """'zh' for Chinese (no spaces between words, compared in Simplified), else 'latin'."""
+    return "zh" if is_chinese(tag) else "latin"
+
+
+def language_order(tag: str) -> tuple[int, str]:
+    """Sort key: the display order, then unknown languages alphabetically."""
+    for i, known in enumerate(DISPLAY_ORDER):
+        if tag.lower() == known.lower():
+            return (i, tag)
+    return (len(DISPLAY_ORDER), tag)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 # Curly quotes and their cousins fold to ASCII so that a re-saved file (one 2023 copy
 # has a stray closing quote where the official one has an opening quote) compares equal.
@@ -28,20 +29,25 @@ _QUOTES = str.maketrans(
         "\u3000": " ",
     }
 )
-_SPACE = re.compile(r"\s+")
+# str.translate looks every character up in a dict; this finds whether there is any work first.
+_QUOTE_CHARS = re.compile("[" + "".join(chr(k) for k in _QUOTES) + "]")
 # Older editions mark italics with underscores (_Magic_); they are typography, not wording.
 _ITALIC = re.compile(r"(?<![\w{])_([^_\n]+)_(?![\w}])")
 
 
+# Cached: most clauses repeat word for word across the English editions (the bundled corpus
+# holds ~77,000 clauses but ~15,000 distinct texts), and an ingest normalizes each of them.
+@lru_cache(maxsize=65536)
 def normalize_text(raw: str) -> str:
     """NFC, folded quotes and dashes, collapsed whitespace, no italic markers."""
-    text = unicodedata.normalize("NFC", raw).translate(_QUOTES)
+    # ASCII needs neither NFC nor the quote folding (every folded character is non-ASCII).
+    text = raw
+    if not raw.isascii():
+        text = unicodedata.normalize("NFC", raw)
+        if _QUOTE_CHARS.search(text):
+            text = text.translate(_QUOTES)
     if "_" in text:
         text = _ITALIC.sub(r"\1", text)
-    return _SPACE.sub(" ", text).strip()
+    # str.split() splits on exactly what \s matches, several times faster than a regex.
+    return " ".join(text.split())
 
-
-def fold_for_search(text: str) -> str:
-    """Lower case without accents: 'coût' and 'cout' fold to the same string."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))

@@ -1,4 +1,8 @@
-"""Rule labels ("107.3", "107.3a", the old "104.3c") and the lines that carry them."""
+"""Rule labels ("107.3", "107.3a", the old "104.3c"), the lines that carry them, and their scope.
+
+The one home of what a label is: how it is written at the start of a line, how a user types
+it, how labels sort, and which clauses belong to a rule. Everything else imports from here.
+"""
 
 from __future__ import annotations
 
@@ -19,6 +23,8 @@ SECTION_HEADING = re.compile(r"^(?P<label>[0-9]{1,3})\.\s+(?P<title>\S.*)$")
 # References to rules inside a text: "rule 601", "107.3i", "规则107.3".
 RULE_REF = re.compile(r"(?<![0-9.])([0-9]{3}(?:\.[0-9]{1,4}[a-z]?)?)(?![0-9])")
 _QUERY_LABEL = re.compile(r"^(?:[0-9]{1,3}|[0-9]{3}\.[0-9]{1,4}[a-z]?)$")
+# A search query that is a rule number: the line labels' shape, any case, an optional dot.
+_RULE_QUERY = re.compile(r"^\s*([0-9]{3}(?:\.[0-9]{1,4}[a-z]?)?)\.?\s*$", re.I | re.ASCII)
 
 
 def split_labelled_line(line: str) -> tuple[str, str] | None:
@@ -49,6 +55,11 @@ def parent_of(label: str) -> str | None:
     return None
 
 
+def rule_of(label: str) -> str:
+    """The rule a subrule belongs to: '107.3a' -> '107.3'; '107.3' and '107' stay."""
+    return label[:-1] if label and label[-1].isalpha() else label
+
+
 def parse_rule_label(text: str) -> str:
     """Validate a rule label typed by a user ("107.3", "107.3g", "107.3." or "104")."""
     label = text.strip().rstrip(".").lower()
@@ -57,6 +68,12 @@ def parse_rule_label(text: str) -> str:
             f"'{text}' is not a rule label; give one such as 107.3, 107.3g or 107 (a section)."
         )
     return label
+
+
+def match_rule_query(query: str) -> str | None:
+    """The label a search query names ("107.3g", "107.3G.", "405"), or None for words."""
+    m = _RULE_QUERY.match(query)
+    return m.group(1).lower() if m else None
 
 
 def label_sort_key(label: str) -> tuple:
@@ -76,3 +93,12 @@ def in_rule(label: str | None, rule: str) -> bool:
     if "." not in rule:
         return label.startswith(rule + ".")
     return len(label) == len(rule) + 1 and label.startswith(rule) and label[-1].isalpha()
+
+
+def rule_scope(label: str | None, parent: str | None, rule: str) -> bool:
+    """True if a clause (by its label, or its parent for examples and notes) belongs to
+    ``rule``: 107.3 holds 107.3a and its example; section 107 holds 107.3."""
+    for lab in (label, parent):
+        if lab and (in_rule(lab, rule) or lab.startswith(rule + ".")):
+            return True
+    return False

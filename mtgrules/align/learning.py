@@ -1,8 +1,7 @@
-"""The termbase in the store (Term rows), and new terms learned from aligned clause pairs.
+"""New termbase entries learned from the aligned clause pairs of an edition and its translation.
 
-The shipped termbase (mtgrules/data/termbase.tsv) is the reviewed source of truth; it is
-copied into the Term table so that search and reports can read it. Learning looks at the
-clause pairs of an English edition and its translation: an English word and a target word
+The shipped termbase (mtgrules/data/termbase.tsv, read by mtgrules/termbase.py) is the
+reviewed source of truth. Learning looks at the clause pairs of an English edition and its translation: an English word and a target word
 (or, for Chinese, a run of 2 to 4 characters) that keep appearing in the same pairs, and
 rarely apart (Dice coefficient), are proposed as a term. Proposals are stored as Term rows
 with source "learned" and printed as TSV rows a maintainer can review and append.
@@ -13,17 +12,15 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
-from importlib import resources
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from ..store.models import Term
-from ..text.normalize import fold_for_search
-from .termbase import LANGUAGES, parse_termbase
+from ..text.fold import HAN_RUN, fold
+from ..text.language import is_chinese
 
 _WORD = re.compile(r"[^\W\d_]{4,}", re.UNICODE)
-_HAN_RUN = re.compile(r"[\u3400-\u9fff]+")
 # Words of rules prose, not game terms; they co-occur with everything.
 _PROSE = {
     "that", "this", "with", "from", "have", "their", "which", "other", "each", "would", "will",
@@ -44,35 +41,14 @@ class LearnedTerm:
         return f"{self.english}\t{self.language}\t{self.form}\t{self.dice:.2f}\t{self.together}"
 
 
-def sync_termbase(session: Session) -> int:
-    """Copy the shipped termbase into the Term table (once per termbase content)."""
-    text = resources.files("mtgrules").joinpath("data/termbase.tsv").read_text(encoding="utf-8")
-    tb = parse_termbase(text)
-    rows = [
-        (concept, lang, form)
-        for lang, pairs in tb.forms.items()
-        for form, concept in pairs
-        if lang in LANGUAGES
-    ]
-    have = session.scalar(select(func.count()).select_from(Term).where(Term.source == "termbase"))
-    if have == len(rows):
-        return 0
-    session.execute(delete(Term).where(Term.source == "termbase"))
-    session.add_all(
-        Term(concept=c, language=lang, form=form, source="termbase") for c, lang, form in rows
-    )
-    session.flush()
-    return len(rows)
-
-
 def _units(text: str, language: str) -> set[str]:
-    if language.startswith("zh"):
+    if is_chinese(language):
         out: set[str] = set()
-        for run in _HAN_RUN.findall(text):
+        for run in HAN_RUN.findall(text):
             for n in (2, 3, 4):
                 out.update(run[k : k + n] for k in range(len(run) - n + 1))
         return out
-    return {w for w in _WORD.findall(fold_for_search(text)) if w not in _PROSE}
+    return {w for w in _WORD.findall(fold(text)) if w not in _PROSE}
 
 
 def learn_terms(
@@ -99,7 +75,7 @@ def learn_terms(
     en_df = Counter(w for s in en_sets for w in s)
     tg_df = Counter(t for s in tg_sets for t in s)
     known = {
-        fold_for_search(form)
+        fold(form)
         for (form,) in session.execute(select(Term.form).where(Term.language == "en"))
     }
     limit = 0.3 * len(pairs)

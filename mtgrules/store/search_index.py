@@ -1,9 +1,12 @@
 """The full-text index beside the clause table, for SQLite (FTS5) and PostgreSQL (tsvector).
 
+Part of the store: the index is written in the same transaction as the clauses it indexes
+(store/clauses.py), and read by the search backend (search/backend.py).
+
 SQLite: ``search_fts``, a contentless FTS5 table (rowid = clause.id) over the folded text,
 with the ``unicode61`` tokenizer. Words rather than trigrams because (1) the fuzzy fallback
 needs a word vocabulary, which ``search_vocab`` (fts5vocab) gives for free; (2) bm25 ranks
-words better than trigrams; (3) Han characters are indexed one per word (see text.py), so
+words better than trigrams; (3) Han characters are indexed one per word (see text/fold.py), so
 Chinese substrings of any length are found as phrases, even two-character words such as 堆叠,
 which a trigram index cannot match. Contentless: the text is already in ``clause``.
 
@@ -20,7 +23,7 @@ from sqlalchemy import text
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
-from .text import index_form
+from ..text.fold import index_form
 
 PREFIX = "search_"
 FTS_TABLE = "search_fts"
@@ -104,12 +107,16 @@ def _insert(conn: Connection, rows: list[tuple[int, str, str]]) -> None:
         conn.exec_driver_sql(SQLITE_INSERT, rows)
 
 
-def index_edition(session: Session, edition_id: int) -> int:
-    """Index the clauses of one freshly written edition (called by ingest, same transaction)."""
-    conn = session.connection()
-    rows = _rows(conn, "edition_id = ?", (edition_id,))
-    _insert(conn, rows)
-    return len(rows)
+def index_clauses(session: Session, rows: list[tuple[int, str, str | None, str]]) -> int:
+    """Index freshly written clauses, given as (id, kind, term, norm), in the same transaction.
+    From the rows in hand: reading them back from the clause table would cost a query."""
+    indexed = [
+        (cid, index_form(norm), index_form(term) if term else "")
+        for cid, kind, term, norm in rows
+        if kind in INDEXED_KINDS
+    ]
+    _insert(session.connection(), indexed)
+    return len(indexed)
 
 
 def rebuild_index(conn: Connection) -> int:

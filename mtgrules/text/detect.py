@@ -1,0 +1,157 @@
+"""Language of a block of text: en, fr, es, zh-Hans, zh-Hant (BCP 47), or None when unsure.
+
+Small, deterministic and offline: a count of Han characters, then function words. Rules text
+is formal and full of function words, so a handful of them tells the Latin languages apart.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .chinese import is_traditional
+from .fold import han_ratio
+
+_WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+
+# Words frequent in one language and rare in the other two. Articles shared by French and
+# Spanish ("la", "de", "un") are left out on purpose.
+_FUNCTION_WORDS = {
+    "en": {
+        "the",
+        "of",
+        "and",
+        "is",
+        "to",
+        "that",
+        "if",
+        "it",
+        "its",
+        "this",
+        "with",
+        "an",
+        "or",
+        "any",
+        "as",
+        "be",
+        "by",
+        "which",
+        "player",
+        "rules",
+        "rule",
+        "are",
+        "has",
+        "have",
+        "on",
+        "from",
+        "their",
+        "you",
+        "your",
+        "see",
+    },
+    "fr": {
+        "le",
+        "les",
+        "des",
+        "est",
+        "et",
+        "une",
+        "du",
+        "au",
+        "aux",
+        "qui",
+        "ou",
+        "dans",
+        "sur",
+        "son",
+        "sa",
+        "ses",
+        "pas",
+        "ne",
+        "vous",
+        "cette",
+        "ce",
+        "règle",
+        "règles",
+        "joueur",
+        "sort",
+        "être",
+        "à",
+        "leur",
+        "il",
+        "elle",
+        "coût",
+        "voir",
+        "plus",
+        "pour",
+        "avec",
+        "par",
+        "sont",
+        "peut",
+        "tous",
+        "toutes",
+        "certains",
+        "mêmes",
+        "même",
+        "objets",
+        "lettre",
+        "suit",
+        "été",
+        "quand",
+        "lorsque",
+        "chaque",
+    },
+    "es": {
+        "el",
+        "los",
+        "las",
+        "y",
+        "es",
+        "una",
+        "del",
+        "al",
+        "o",
+        "en",
+        "su",
+        "sus",
+        "se",
+        "no",
+        "que",
+        "este",
+        "esta",
+        "ese",
+        "esa",
+        "regla",
+        "reglas",
+        "jugador",
+        "hechizo",
+        "coste",
+        "habilidad",
+        "para",
+        "por",
+        "como",
+        "véase",
+        "cuando",
+        "cada",
+        "mismo",
+        "mismas",
+        "objetos",
+        "letra",
+        "sigue",
+        "además",
+    },
+}
+
+
+def detect_language(text: str, *, min_words: int = 3) -> str | None:
+    """Best guess of the language of ``text``; None for too little evidence (a username)."""
+    if han_ratio(text) > 0.3:
+        return "zh-Hant" if is_traditional(text) else "zh-Hans"
+    # A lone capital is a variable ("Y follows the same rules as X"), not Spanish "y".
+    words = [w.casefold() for w in _WORD.findall(text) if not (len(w) == 1 and w.isupper())]
+    if len(words) < min_words:
+        return None
+    scores = {lang: sum(1 for w in words if w in vocab) for lang, vocab in _FUNCTION_WORDS.items()}
+    best = max(scores, key=lambda lang: scores[lang])
+    if scores[best] == 0:
+        return None
+    return best

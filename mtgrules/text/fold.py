@@ -1,0 +1,91 @@
+"""The one fold: how text is compared when case, accents and Chinese script must not matter.
+
+Search (index and queries), the aligner's same-language comparison, the termbase and the QA
+checks all fold through here, so "coût" finds "cout" and 堆疊 finds 堆叠 everywhere alike.
+Folding is done in Python rather than by a database tokenizer: SQLite's trigram tokenizer
+has no ``remove_diacritics``, PostgreSQL's ``unaccent`` is an extension that may be missing,
+and the search highlighter must fold exactly as the index did to find the words again.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+# Han ideographs: CJK Unified (basic block and extension A) and the compatibility block.
+# The one definition of "a Chinese character" in mtgrules.
+HAN_CLASS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+HAN = re.compile(f"[{HAN_CLASS}]")
+HAN_RUN = re.compile(f"[{HAN_CLASS}]+")
+# What the FTS tokenizers (unicode61, PostgreSQL 'simple') treat as a word: letters and
+# digits; a run of Han characters is kept whole here (the search makes it a phrase).
+_WORD = re.compile(rf"[^\W_{HAN_CLASS}]+|[{HAN_CLASS}]+", re.UNICODE)
+
+# The combining marks NFKD leaves on Latin, Greek and Cyrillic letters. Kana voicing marks
+# are not accents (か and が are two syllables), so they stay. One regex pass rather than a
+# Python test per character: the Chinese editions alone are 16,000 non-ASCII clauses.
+_MARKS = re.compile("[\u0300-\u036f\u0483-\u0489\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
+# NFKD splits Hangul syllables into conjoining jamo; they are put back together after.
+_JAMO = re.compile("[\u1100-\u11ff]")
+
+
+def is_han(word: str) -> bool:
+    """True if ``word`` starts with a Han character (a folded query word is all or none)."""
+    return bool(HAN.match(word))
+
+
+def has_han(text: str) -> bool:
+    return bool(HAN.search(text))
+
+
+def han_ratio(text: str) -> float:
+    """The share of Han characters among the letters of ``text``."""
+    letters = [ch for ch in text if ch.isalpha()]
+    if not letters:
+        return 0.0
+    return sum(1 for ch in letters if HAN.match(ch)) / len(letters)
+
+
+def fold_char(ch: str) -> str:
+    """One character folded (for the highlighter, which maps positions back)."""
+    if ch.isascii():
+        return ch.lower()
+    return _MARKS.sub("", unicodedata.normalize("NFKD", ch.casefold()))
+
+
+def fold(text: str) -> str:
+    """Lower case, no accents, Simplified Chinese. ASCII (most of the corpus) takes a fast path."""
+    if text.isascii():
+        return text.lower()
+    folded = _MARKS.sub("", unicodedata.normalize("NFKD", text.casefold()))
+    if _JAMO.search(folded):
+        folded = unicodedata.normalize("NFC", folded)
+    if HAN.search(folded):
+        from .chinese import to_simplified  # OpenCC's tables load on first use only
+
+        folded = to_simplified(folded)
+    return folded
+
+
+def _space_han(match: re.Match[str]) -> str:
+    return " " + " ".join(match.group()) + " "
+
+
+@lru_cache(maxsize=65536)
+def index_form(text: str) -> str:
+    """The text as the full-text index stores it: folded, every Han character a word.
+
+    Chinese has no spaces, and a two-character word such as 堆叠 must still be found (a
+    trigram tokenizer matches nothing shorter than three characters). Cached because most
+    clauses repeat word for word across the English editions: the bundled corpus has
+    ~70,000 clauses but only ~15,000 distinct texts."""
+    folded = fold(text)
+    if HAN.search(folded):
+        folded = HAN_RUN.sub(_space_han, folded)
+    return folded
+
+
+def fold_words(text: str) -> list[str]:
+    """The folded words of a text: Latin words whole, each Han run as one word (a phrase)."""
+    return _WORD.findall(fold(text))
