@@ -129,7 +129,6 @@ def ingest(app: AppContext, paths: tuple[Path, ...], as_json: bool) -> None:
     """
     from .ingest import BUNDLED_CORPUS, ingest_paths
     from .render import table, to_json
-    from .store.queries import DAMAGE_FLAGS
 
     targets = list(paths) or [BUNDLED_CORPUS]
     show_progress = sys.stderr.isatty() and not as_json
@@ -147,24 +146,13 @@ def ingest(app: AppContext, paths: tuple[Path, ...], as_json: bool) -> None:
     finally:
         if bars:
             bars[0].__exit__(None, None, None)
-    damage = {k: v for k, v in report.flags.items() if k in DAMAGE_FLAGS}
     if as_json:
-        click.echo(
-            to_json(
-                {
-                    "revision": report.revision_id,
-                    "editions_added": report.editions_added,
-                    "clauses_added": report.clauses_added,
-                    "flags": damage,
-                    "files": [f.__dict__ for f in report.files],
-                }
-            )
-        )
+        click.echo(to_json(report.as_json()))
         return
     rows = [(Path(f.path).name, f.status, f.editions or "", f.clauses or "") for f in report.files]
     click.echo(table(["file", "status", "editions", "clauses"], rows))
     if report.changed:
-        flag_text = ", ".join(f"{k} {v}" for k, v in sorted(damage.items())) or "none"
+        flag_text = ", ".join(f"{k} {v}" for k, v in sorted(report.damage.items())) or "none"
         click.echo(
             f"\nRevision {report.revision_id}: {report.editions_added} editions, "
             f"{report.clauses_added} clauses added; damage flagged: {flag_text}."
@@ -224,9 +212,9 @@ def show(
     with app.session(write=False) as s:
         result = show_rule(s, label, language=language, edition=edition, as_of=as_of)
     if as_json:
-        click.echo(to_json(result))
+        click.echo(to_json(result.as_json()))
         return
-    click.echo(render_show(result, use_colour()))
+    click.echo(render_show(result.as_json(), use_colour()))
 
 
 @cli.command()
@@ -240,18 +228,18 @@ def history(app: AppContext, as_json: bool) -> None:
     with app.session(write=False) as s:
         revisions = list_revisions(s)
     if as_json:
-        click.echo(to_json(revisions))
+        click.echo(to_json([r.as_json() for r in revisions]))
         return
     if not revisions:
         click.echo("No revisions yet. Run: mtgrules ingest")
         return
     rows = [
         (
-            r["id"],
-            r["created_at"][:19].replace("T", " "),
-            r["summary"].get("files_changed", 0),
-            r["summary"].get("editions_added", 0),
-            r["summary"].get("clauses_added", 0),
+            r.id,
+            r.when.strftime("%Y-%m-%d %H:%M:%S"),
+            r.summary.get("files_changed", 0),
+            r.summary.get("editions_added", 0),
+            r.summary.get("clauses_added", 0),
         )
         for r in revisions
     ]
@@ -346,7 +334,7 @@ def _exit_code_option(f):
     )(f)
 
 
-def _emit(kind: str, report: dict, fmt: str, output: Path | None) -> None:
+def _emit(kind: str, report, fmt: str, output: Path | None) -> None:
     from .render import use_colour
     from .reports import render_report
 
@@ -403,7 +391,7 @@ def drift(
         )
     app.ensure_data()
     if rule is not None:
-        from .reports.drift import has_differences, rule_drift
+        from .reports.drift import rule_drift
         from .text.labels import parse_rule_label
 
         label = parse_rule_label(rule)
@@ -411,14 +399,14 @@ def drift(
             report = rule_drift(s, label, reference=reference, language=language, as_of=as_of)
         kind = "rule_drift"
     else:
-        from .reports.drift import edition_drift, has_differences
+        from .reports.drift import edition_drift
 
         assert edition is not None
         with app.session() as s:
             report = edition_drift(s, edition, reference=reference, as_of=as_of)
         kind = "edition_drift"
     _emit(kind, report, fmt, output)
-    if exit_code and has_differences(report):
+    if exit_code and report.has_differences():
         sys.exit(1)
 
 
@@ -445,7 +433,7 @@ def diff(
     A renumbered clause shows as a move; new and removed clauses are listed.
     Example: mtgrules diff en-2009-07-11 en-2026-01-16 --rule 107.3
     """
-    from .reports.diff import edition_diff, has_differences
+    from .reports.diff import edition_diff
     from .text.labels import parse_rule_label
 
     label = parse_rule_label(rule) if rule else None
@@ -453,7 +441,7 @@ def diff(
     with app.session() as s:
         report = edition_diff(s, a, b, rule=label, as_of=as_of)
     _emit("diff", report, fmt, output)
-    if exit_code and has_differences(report):
+    if exit_code and report.has_differences():
         sys.exit(1)
 
 

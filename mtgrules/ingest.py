@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -17,10 +18,12 @@ from sqlalchemy.orm import Session
 from . import __version__
 from .errors import InputError
 from .model import ParsedDocument, ParsedEdition
+from .record import Record
 from .sources.decode import read_source
 from .sources.segment import parse_document
 from .store.clauses import insert_clauses
 from .store.models import Document, Edition, EditionSource, Revision
+from .store.queries import DAMAGE_FLAGS
 
 # The package mtgrules.corpus: the top-level corpus/ folder of a checkout, shipped in the wheel.
 BUNDLED_CORPUS = Path(str(resources.files("mtgrules.corpus")))
@@ -29,7 +32,7 @@ SOURCE_SUFFIXES = {".txt"}
 
 
 @dataclass
-class FileOutcome:
+class FileOutcome(Record):
     path: str
     sha256: str
     status: str  # added | unchanged | same-edition | new-version
@@ -38,7 +41,7 @@ class FileOutcome:
 
 
 @dataclass
-class IngestReport:
+class IngestReport(Record):
     revision_id: int | None
     files: list[FileOutcome] = field(default_factory=list)
     editions_added: int = 0
@@ -48,6 +51,20 @@ class IngestReport:
     @property
     def changed(self) -> bool:
         return self.revision_id is not None
+
+    @property
+    def damage(self) -> dict[str, int]:
+        """The damage flags raised (lost symbols, HTML entities...), by name."""
+        return {k: v for k, v in self.flags.items() if k in DAMAGE_FLAGS}
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "revision": self.revision_id,
+            "editions_added": self.editions_added,
+            "clauses_added": self.clauses_added,
+            "flags": self.damage,
+            "files": [f.as_json() for f in self.files],
+        }
 
 
 def collect_sources(paths: Iterable[Path]) -> list[tuple[Path, dict]]:

@@ -100,8 +100,8 @@ def test_dating_answers_with_a_range(corpus_engine, slug, first, last):
     with session_scope(corpus_engine) as s:
         info = find_edition(list_editions(s), slug)
         result = date_edition(s, info.id)
-    assert result["range"] == [first, last]
-    assert "no later edition" in result["summary"] or last == "2026-01-16"
+    assert result.range == [first, last]
+    assert "no later edition" in result.summary or last == "2026-01-16"
 
 
 def test_consecutive_editions_score_against_unchanged_text(store_copy):

@@ -84,11 +84,11 @@ def test_changed_document_makes_a_new_version_and_the_old_stays_readable(tmp_pat
     assert [f.status for f in second.files] == ["new-version"]
     engine = open_store(str(db))
     with session_scope(engine) as s:
-        now = show_rule(s, "107.3")["editions"]
-        then = show_rule(s, "107.3", as_of=first.revision_id)["editions"]
+        now = show_rule(s, "107.3").editions
+        then = show_rule(s, "107.3", as_of=first.revision_id).editions
         assert len(now) == len(then) == 1
-        assert now[0]["clauses"][-1]["text"].startswith("Ciertos objetos")
-        assert then[0]["clauses"][-1]["text"].startswith("Algunos objetos")
+        assert now[0].clauses[-1].text.startswith("Ciertos objetos")
+        assert then[0].clauses[-1].text.startswith("Algunos objetos")
         assert s.scalar(select(func.count()).select_from(Edition)) == 2
     engine.dispose()
 

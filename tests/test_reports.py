@@ -284,7 +284,7 @@ def test_every_format_renders(reports: dict[str, dict], kind: str, fmt: str) -> 
     out = render_report(kind, reports[kind], fmt)
     assert out.strip()
     if fmt == "json":
-        assert json.loads(out) == json.loads(json.dumps(reports[kind]))
+        assert json.loads(out) == json.loads(json.dumps(reports[kind].as_json()))
     if fmt == "html":
         assert out.startswith("<!DOCTYPE html>") and "<script" not in out
         assert "http://" not in out and "https://" not in out  # nothing to fetch

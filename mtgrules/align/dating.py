@@ -9,11 +9,13 @@ answer, given as a range with the evidence.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from rapidfuzz import fuzz
 from sqlalchemy.orm import Session
 
+from ..record import Record
 from ..store.queries import EditionInfo, edition_clauses, list_editions, rule_clauses
 from ..text.labels import rule_of
 from ..text.language import is_english
@@ -88,7 +90,33 @@ def _fit_rules(
     return fit_quality(steps, len(a), len(b)), exact, len(mine), diffs
 
 
-def date_edition(session: Session, edition_id: int, *, as_of: int | None = None) -> dict[str, Any]:
+@dataclass
+class Candidate(Record):
+    """How well one official English edition fits the dated text."""
+
+    edition: int
+    date: str | None
+    fit: float  # paired score mass, 1.0: every clause paired with identical content
+    exact: int  # clauses with identical text
+    clauses: int
+    differences: list[dict[str, Any]]
+    matches: bool = False
+
+
+@dataclass
+class Dating(Record):
+    """Which official English editions an edition follows, with the evidence."""
+
+    edition: EditionInfo
+    rules: list[str]
+    summary: str
+    range: list[str | None] | None  # [first, last] date of the matching editions
+    matches: list[str | None]
+    same_document: list[str]
+    candidates: list[Candidate]
+
+
+def date_edition(session: Session, edition_id: int, *, as_of: int | None = None) -> Dating:
     infos = list_editions(session, as_of)
     target = next(e for e in infos if e.id == edition_id)
     official = [
@@ -105,21 +133,12 @@ def date_edition(session: Session, edition_id: int, *, as_of: int | None = None)
             fit, exact, n, diffs = _fit_rules(session, target, cand, rules)
         else:
             fit, exact, n, diffs = _fit_glossary(session, target, cand)
-        rows.append(
-            {
-                "edition": cand.id,
-                "date": cand.date,
-                "fit": round(fit, 4),
-                "exact": exact,
-                "clauses": n,
-                "differences": diffs[:20],
-            }
-        )
-    top = max((r["fit"] for r in rows), default=0.0)
+        rows.append(Candidate(cand.id, cand.date, round(fit, 4), exact, n, diffs[:20]))
+    top = max((r.fit for r in rows), default=0.0)
     tolerance = SAME_LANGUAGE_TOLERANCE if english else TRANSLATION_TOLERANCE
     for r in rows:
-        r["matches"] = top > 0 and r["fit"] >= top - tolerance
-    matched = [r for r in rows if r["matches"]]
+        r.matches = top > 0 and r.fit >= top - tolerance
+    matched = [r for r in rows if r.matches]
     summary = _summary(target, matched, rows)
     same_document = [e.slug for e in infos if e.source == target.source and e.id != target.id]
     if not english:
@@ -132,46 +151,46 @@ def date_edition(session: Session, edition_id: int, *, as_of: int | None = None)
         ]
         if beside:
             other = date_edition(session, beside[0].id, as_of=as_of)
-            if other["range"]:
+            if other.range:
                 summary += (
                     f" The same document holds {beside[0].slug}, which matches English "
-                    f"{_span(other['range'])}."
+                    f"{_span(other.range)}."
                 )
-    return {
-        "edition": target.header_json(),
-        "rules": rules,
-        "summary": summary,
-        "range": [matched[0]["date"], matched[-1]["date"]] if matched else None,
-        "matches": [r["date"] for r in matched],
-        "same_document": same_document,
-        "candidates": rows,
-    }
+    return Dating(
+        target,
+        rules,
+        summary,
+        [matched[0].date, matched[-1].date] if matched else None,
+        [r.date for r in matched],
+        same_document,
+        rows,
+    )
 
 
-def _summary(target: EditionInfo, matched: list[dict], rows: list[dict]) -> str:
+def _summary(target: EditionInfo, matched: list[Candidate], rows: list[Candidate]) -> str:
     if not matched:
         return f"{target.slug}: no official English edition in the corpus fits it."
-    first, last = matched[0]["date"], matched[-1]["date"]
-    later = [r for r in rows if r["date"] > last]
-    earlier = [r for r in rows if r["date"] < first]
+    first, last = matched[0].date or "", matched[-1].date or ""
+    later = [r for r in rows if (r.date or "") > last]
+    earlier = [r for r in rows if (r.date or "") < first]
     span = f"English {first}" if first == last else f"English {first} to {last}"
     tail = (
-        f" and no later edition in the corpus (next: {later[0]['date']}, fit {later[0]['fit']:.3f})"
+        f" and no later edition in the corpus (next: {later[0].date}, fit {later[0].fit:.3f})"
         if later
         else " (the newest in the corpus)"
     )
     head = (
-        f" and no earlier one (previous: {earlier[-1]['date']}, fit {earlier[-1]['fit']:.3f})"
+        f" and no earlier one (previous: {earlier[-1].date}, fit {earlier[-1].fit:.3f})"
         if earlier
         else ""
     )
-    best = max(matched, key=lambda r: r["fit"])
+    best = max(matched, key=lambda r: r.fit)
     return (
-        f"{target.slug} matches {span}{tail}{head}; best fit {best['fit']:.3f} "
-        f"({best['exact']}/{best['clauses']} clauses with identical text)."
+        f"{target.slug} matches {span}{tail}{head}; best fit {best.fit:.3f} "
+        f"({best.exact}/{best.clauses} clauses with identical text)."
     )
 
 
-def _span(date_range: list[str]) -> str:
+def _span(date_range: list[str | None]) -> str:
     first, last = date_range
     return first if first == last else f"{first} to {last}"

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
+from ..record import Record
 from ..store.models import Term
 from ..text.fold import HAN_RUN, fold
 from ..text.language import is_chinese
@@ -30,7 +31,7 @@ _PROSE = {
 
 
 @dataclass
-class LearnedTerm:
+class LearnedTerm(Record):
     english: str
     language: str
     form: str

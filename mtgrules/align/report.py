@@ -9,6 +9,7 @@ from sqlalchemy.orm import Session
 
 from ..errors import QueryError
 from ..store.queries import find_edition, list_editions
+from .dating import Dating
 from .model import EditionAlignment, RuleAlignment
 
 
@@ -22,7 +23,7 @@ def run_align(
     refresh: bool = False,
     learn_terms: bool = False,
 ) -> tuple[str, Any]:
-    """One of: ('rule', RuleAlignment), ('editions', EditionAlignment), ('dating', dict),
+    """One of: ('rule', RuleAlignment), ('editions', EditionAlignment), ('dating', Dating),
     ('terms', list of learned terms; with --editions ENGLISH TRANSLATION)."""
     if learn_terms and not editions:
         raise QueryError(
@@ -105,13 +106,11 @@ def render_editions(result: EditionAlignment, *, limit: int = 200) -> str:
     return "\n".join(lines)
 
 
-def render_dating(result: dict[str, Any]) -> str:
-    lines = [result["summary"]]
-    for row in result["candidates"]:
-        mark = "*" if row["matches"] else " "
-        lines.append(
-            f" {mark} {row['date']}  fit {row['fit']:.3f}  exact {row['exact']}/{row['clauses']}"
-        )
+def render_dating(result: Dating) -> str:
+    lines = [result.summary]
+    for row in result.candidates:
+        mark = "*" if row.matches else " "
+        lines.append(f" {mark} {row.date}  fit {row.fit:.3f}  exact {row.exact}/{row.clauses}")
     return "\n".join(lines)
 
 
@@ -126,10 +125,8 @@ def render_terms(terms: list) -> str:
 
 
 def as_jsonable(mode: str, result: Any) -> Any:
-    if mode == "dating":
-        return result
     if mode == "terms":
-        return [t.__dict__ for t in result]
+        return [t.as_json() for t in result]
     return result.as_json()
 
 

@@ -1,22 +1,25 @@
 """Reports read from alignments: coverage drift, edition diffs, clause traces, QA checks, TMX.
 
-Core functions here return plain dicts with the JSON keys documented in issue 4; the
-renderers (render_text, render_md, render_html) and tmx turn them into pages. No click here.
+Core functions return typed results (dataclasses with ``as_json()``; the JSON they print is
+described by the schemas in ``mtgrules/schemas/``). The renderers (render_text, render_md,
+render_html) work from that JSON form, the same contract other tools read. No click here.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-FORMATS = ("text", "json", "md", "html")
+from ..record import Record
 
 
-def render_report(kind: str, report: dict[str, Any], fmt: str, colour: bool = False) -> str:
-    """Render a report dict: kind is rule_drift, edition_drift, diff or trace."""
+def render_report(kind: str, report: Record | dict[str, Any], fmt: str, colour: bool = False) -> str:
+    """Render a report: kind is rule_drift, edition_drift, update, diff or trace; fmt is
+    text, json, md or html."""
+    data = report.as_json() if isinstance(report, Record) else report
     if fmt == "json":
         from ..render import to_json
 
-        return to_json(report)
+        return to_json(data)
     if fmt == "md":
         from . import render_md as mod
     elif fmt == "html":
@@ -24,5 +27,5 @@ def render_report(kind: str, report: dict[str, Any], fmt: str, colour: bool = Fa
     else:
         from . import render_text as mod
 
-        return getattr(mod, f"render_{kind}")(report, colour)
-    return getattr(mod, f"render_{kind}")(report)
+        return getattr(mod, f"render_{kind}")(data, colour)
+    return getattr(mod, f"render_{kind}")(data)

@@ -6,12 +6,14 @@ any), not a deletion plus an insertion; clauses only in A are removed, only in B
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy.orm import Session
 
 from ..errors import NotFoundError, QueryError
-from ..store.queries import find_edition, list_editions
+from ..record import OPTIONAL, Record, key
+from ..store.queries import EditionInfo, find_edition, list_editions
 from ..text.labels import label_sort_key, rule_scope
 from ..text.language import same_language
 from .worddiff import changed, summarize, word_diff
@@ -20,9 +22,59 @@ from .worddiff import changed, summarize, word_diff
 _COMPARED = ("rule", "example", "glossary", "heading")
 
 
+@dataclass
+class Change(Record):
+    """One clause that differs: added, removed, moved (renumbered) or changed (reworded)."""
+
+    kind: str  # added | removed | moved | changed
+    pair: str  # the aligner's pair kind (match, moved, split...)
+    from_label: str | None = field(metadata=key("from"))
+    to_label: str | None = field(metadata=key("to"))
+    clause_kind: str | None
+    parent: str | None
+    a_text: str | None
+    b_text: str | None
+    score: float
+    # Only when the clause is in both editions: the word diff and its one-line gist.
+    words: list[dict[str, Any]] | None = field(default=None, metadata=OPTIONAL)
+    wording_changed: bool | None = field(default=None, metadata=OPTIONAL)
+    gist: str | None = field(default=None, metadata=OPTIONAL)
+
+
+@dataclass
+class DiffReport(Record):
+    """What changed from edition ``a`` to edition ``b`` (of one language)."""
+
+    a: EditionInfo
+    b: EditionInfo
+    rule: str | None
+    changes: list[Change]
+    summary: dict[str, int]
+
+    @property
+    def added(self) -> list[str]:
+        return [c.to_label for c in self.changes if c.kind == "added" and c.to_label]
+
+    @property
+    def removed(self) -> list[str]:
+        return [c.from_label for c in self.changes if c.kind == "removed" and c.from_label]
+
+    @property
+    def moved(self) -> list[dict[str, str | None]]:
+        return [{"from": c.from_label, "to": c.to_label} for c in self.changes if c.kind == "moved"]
+
+    def as_json(self) -> dict[str, Any]:
+        out = super().as_json()
+        summary = out.pop("summary")
+        return {**out, "added": self.added, "removed": self.removed, "moved": self.moved, "summary": summary}
+
+    def has_differences(self) -> bool:
+        return bool(self.changes)
+
+
 def edition_diff(
     session: Session, a: str, b: str, *, rule: str | None = None, as_of: int | None = None
-) -> dict[str, Any]:
+) -> DiffReport:
     from ..align import align_editions
 
     infos = list_editions(session, as_of)
@@ -38,7 +90,7 @@ def edition_diff(
         raise QueryError(f"{a} and {b} are the same edition ({ea_info.slug}); give two editions")
     ea = align_editions(session, ea_info.id, eb_info.id)
 
-    changes: list[dict[str, Any]] = []
+    changes: list[Change] = []
     counts = {"unchanged": 0, "changed": 0, "moved": 0, "added": 0, "removed": 0}
     for p in ea.pairs:
         ca, cb = p.a, p.b
@@ -65,22 +117,23 @@ def edition_diff(
                 counts["unchanged"] += 1
                 continue
         counts[kind] += 1
-        entry: dict[str, Any] = {
-            "kind": kind,
-            "pair": p.kind,
-            "from": ca.label if ca else None,
-            "to": cb.label if cb else None,
-            "clause_kind": (cb or ca).kind if (cb or ca) else None,
-            "parent": (cb or ca).parent if (cb or ca) else None,
-            "a_text": ca.norm if ca else None,
-            "b_text": cb.norm if cb else None,
-            "score": round(p.score, 4),
-        }
+        either = cb or ca
+        entry = Change(
+            kind=kind,
+            pair=p.kind,
+            from_label=ca.label if ca else None,
+            to_label=cb.label if cb else None,
+            clause_kind=either.kind if either else None,
+            parent=either.parent if either else None,
+            a_text=ca.norm if ca else None,
+            b_text=cb.norm if cb else None,
+            score=round(p.score, 4),
+        )
         if ca is not None and cb is not None:
             words = word_diff(ca.norm, cb.norm)
-            entry["words"] = words
-            entry["wording_changed"] = changed(words)
-            entry["gist"] = summarize(words)
+            entry.words = words
+            entry.wording_changed = changed(words)
+            entry.gist = summarize(words)
         changes.append(entry)
     if rule and not changes and counts["unchanged"] == 0:
         raise NotFoundError(
@@ -88,22 +141,9 @@ def edition_diff(
             "see: mtgrules show " + rule
         )
 
-    def order(c: dict[str, Any]) -> tuple:
-        lab = c["to"] or c["from"] or c["parent"] or ""
+    def order(c: Change) -> tuple:
+        lab = c.to_label or c.from_label or c.parent or ""
         return label_sort_key(lab.rstrip(".")) if lab else (10**9,)
 
     changes.sort(key=order)
-    return {
-        "a": ea_info.header_json(),
-        "b": eb_info.header_json(),
-        "rule": rule,
-        "changes": changes,
-        "added": [c["to"] for c in changes if c["kind"] == "added" and c["to"]],
-        "removed": [c["from"] for c in changes if c["kind"] == "removed" and c["from"]],
-        "moved": [{"from": c["from"], "to": c["to"]} for c in changes if c["kind"] == "moved"],
-        "summary": counts,
-    }
-
-
-def has_differences(report: dict[str, Any]) -> bool:
-    return bool(report["changes"])
+    return DiffReport(ea_info, eb_info, rule, changes, counts)

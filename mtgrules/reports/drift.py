@@ -9,11 +9,13 @@ documented in issue 4.
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy.orm import Session
 
 from ..errors import NotFoundError, QueryError
+from ..record import OPTIONAL, Record, key
 from ..store.queries import EditionInfo, find_edition, list_editions
 from ..text.labels import label_sort_key
 from ..text.language import is_chinese, matches_language, same_language
@@ -26,6 +28,101 @@ from .common import (
     newest_english,
 )
 from .worddiff import summarize, word_diff
+
+
+@dataclass
+class DriftRow(Record):
+    """One clause of the reference, and what each edition has for it (its label, or None)."""
+
+    key: str
+    today: str | None  # the label of the clause in the newest edition that has it
+    text: str
+    cells: dict[str, str | None]  # edition id -> label(s), or None when missing
+    texts: dict[str, str]  # edition id -> that edition's wording
+
+
+@dataclass
+class ExtraRow(Record):
+    """A clause that some editions have and the reference does not."""
+
+    key: str | None
+    text: str
+    cells: dict[str, str | None]
+    texts: dict[str, str]
+
+
+@dataclass
+class Renumbering(Record):
+    edition: int
+    from_label: str = field(metadata=key("from"))
+    to_label: str = field(metadata=key("to"))
+    inferred: bool | None = field(default=None, metadata=OPTIONAL)  # an inferred label moved
+    pair: str | None = field(default=None, metadata=OPTIONAL)  # the aligner's pair kind
+
+
+@dataclass
+class RuleDrift(Record):
+    """Coverage of one rule in every edition, against a reference edition."""
+
+    rule: str
+    reference: int
+    editions: list[EditionInfo]
+    rows: list[DriftRow]
+    extra_rows: list[ExtraRow]
+    missing: dict[str, list[str]]  # edition id -> keys of the rows it lacks
+    renumbered: list[Renumbering]
+    checks: list[qa.Finding]
+    follows: dict[str, int | None]  # translation id -> the English edition it follows
+    summary: dict[str, Any]
+
+    def has_differences(self) -> bool:
+        return bool(
+            any(self.missing.values()) or self.renumbered or _has_errors(self.checks)
+        )
+
+
+@dataclass
+class DriftClause(Record):
+    """A clause one side has and the other lacks."""
+
+    label: str | None
+    parent: str | None
+    kind: str
+    text: str
+    term: str | None = None  # a glossary entry's term
+
+
+@dataclass
+class EditionDrift(Record):
+    """Every clause a whole edition lacks or adds against its reference."""
+
+    edition: EditionInfo
+    reference: EditionInfo
+    missing: list[DriftClause]
+    added: list[DriftClause]
+    renumbered: list[Renumbering]
+    checks: list[qa.Finding]
+    summary: dict[str, Any]
+
+    @property
+    def missing_rules(self) -> list[str]:
+        return sorted({m.label for m in self.missing if m.label}, key=label_sort_key)
+
+    @property
+    def added_rules(self) -> list[str]:
+        return sorted({m.label for m in self.added if m.label}, key=label_sort_key)
+
+    def as_json(self) -> dict[str, Any]:
+        out = super().as_json()
+        tail = {k: out.pop(k) for k in ("renumbered", "checks", "summary")}
+        return {**out, "missing_rules": self.missing_rules, "added_rules": self.added_rules, **tail}
+
+    def has_differences(self) -> bool:
+        return bool(self.missing or self.added or self.renumbered or _has_errors(self.checks))
+
+
+def _has_errors(findings: list[qa.Finding]) -> bool:
+    return any(f.severity == qa.ERROR for f in findings)
 
 
 def _cell(members: list[Any]) -> str | None:
@@ -77,7 +174,7 @@ def rule_drift(
     reference: str | None = None,
     language: str | None = None,
     as_of: int | None = None,
-) -> dict[str, Any]:
+) -> RuleDrift:
     from ..align import align_rule
 
     ra = align_rule(session, rule, as_of=as_of)
@@ -106,9 +203,9 @@ def rule_drift(
             per[m.edition].append(m)
         grouped.append((g, per))
 
-    rows: list[dict[str, Any]] = []
-    extra: list[dict[str, Any]] = []
-    renumbered: list[dict[str, Any]] = []
+    rows: list[DriftRow] = []
+    extra: list[ExtraRow] = []
+    renumbered: list[Renumbering] = []
     row_of_group: dict[int, str] = {}
     for gi, (g, per) in enumerate(grouped):
         ref_members = [m for m in per.get(ref.id, []) if m.kind in RULE_KINDS and m.label]
@@ -123,70 +220,53 @@ def rule_drift(
             key = ref_members[0].label
             row_of_group[gi] = key
             rows.append(
-                {
-                    "key": key,
-                    "today": g.key,
-                    "text": " ".join(m.text for m in ref_members),
-                    "cells": cells,
-                    "texts": texts,
-                }
+                DriftRow(key, g.key, " ".join(m.text for m in ref_members), cells, texts)
             )
         elif any(cells.values()):
             newest = next(
                 (m for eid in reversed(col_ids) for m in per.get(eid, []) if m.kind in RULE_KINDS),
                 None,
             )
-            extra.append(
-                {
-                    "key": g.key,
-                    "text": newest.text if newest else "",
-                    "cells": cells,
-                    "texts": texts,
-                }
-            )
+            extra.append(ExtraRow(g.key, newest.text if newest else "", cells, texts))
         to = row_of_group.get(gi) or g.key
         for eid in col_ids:
             if eid == ref.id:
                 continue
             for m in per.get(eid, []):
                 if m.kind == "rule" and m.label and to and m.label != to:
-                    item = {"edition": eid, "from": m.label, "to": to}
-                    if m.label_inferred:
-                        item["inferred"] = True
+                    item = Renumbering(eid, m.label, to, True if m.label_inferred else None)
                     if item not in renumbered:
                         renumbered.append(item)
 
-    rows.sort(key=lambda r: label_sort_key(r["key"]))
+    rows.sort(key=lambda r: label_sort_key(r.key))
     missing: dict[str, list[str]] = {}
     for eid in col_ids:
         if eid == ref.id:
             continue
-        lacks = [r["key"] for r in rows if r["cells"][str(eid)] is None]
-        missing[str(eid)] = lacks
+        missing[str(eid)] = [r.key for r in rows if r.cells[str(eid)] is None]
 
     findings = _rule_checks(session, grouped, row_of_group, ref, columns, infos)
-    return {
-        "rule": rule,
-        "reference": ref.id,
-        "editions": [{**e.header_json()} for e in columns],
-        "rows": rows,
-        "extra_rows": extra,
-        "missing": missing,
-        "renumbered": renumbered,
-        "checks": [f.as_json() for f in findings],
-        "follows": {
-            str(e.id): (
-                f.id if (f := followed_english(e, infos, newest_english(infos) or ref)) else None
-            )
-            for e in columns
-            if is_translation(e)
-        },
-        "summary": _summary(missing, renumbered, findings),
+    follows = {
+        str(e.id): (f.id if (f := followed_english(e, infos, newest_english(infos) or ref)) else None)
+        for e in columns
+        if is_translation(e)
     }
+    return RuleDrift(
+        rule,
+        ref.id,
+        list(columns),
+        rows,
+        extra,
+        missing,
+        renumbered,
+        findings,
+        follows,
+        _summary(missing, renumbered, findings),
+    )
 
 
 def _summary(
-    missing: dict[str, list[str]], renumbered: list[dict[str, Any]], findings: list[qa.Finding]
+    missing: dict[str, list[str]], renumbered: list[Renumbering], findings: list[qa.Finding]
 ) -> dict[str, Any]:
     errors = sum(1 for f in findings if f.severity == qa.ERROR)
     return {
@@ -326,7 +406,7 @@ def _older_wording(
 
 def edition_drift(
     session: Session, edition: str, *, reference: str | None = None, as_of: int | None = None
-) -> dict[str, Any]:
+) -> EditionDrift:
     """Every rule a translation (or any edition) lacks or adds against the English it follows."""
     from ..align import align_editions
 
@@ -343,9 +423,9 @@ def edition_drift(
     if ref.id == target.id:
         raise QueryError("the edition and its reference are the same; give another --reference")
     ea = align_editions(session, ref.id, target.id)
-    missing: list[dict[str, Any]] = []
-    added: list[dict[str, Any]] = []
-    renumbered: list[dict[str, Any]] = []
+    missing: list[DriftClause] = []
+    added: list[DriftClause] = []
+    renumbered: list[Renumbering] = []
     findings: list[qa.Finding] = []
     translation = not same_language(target.language, ref.language)
     matched = 0
@@ -353,13 +433,11 @@ def edition_drift(
         a, b = p.a, p.b
         if a is not None and b is None:
             if a.kind in ("rule", "example", "glossary"):
-                missing.append(
-                    {"label": a.label, "parent": a.parent, "kind": a.kind, "text": a.norm}
-                )
+                missing.append(DriftClause(a.label, a.parent, a.kind, a.norm, a.term))
             continue
         if b is not None and a is None:
             if b.kind in ("rule", "example", "glossary"):
-                added.append({"label": b.label, "parent": b.parent, "kind": b.kind, "text": b.norm})
+                added.append(DriftClause(b.label, b.parent, b.kind, b.norm, b.term))
             for sev, name, msg in qa.check_clause(b.norm, b.flags, b.kind):
                 findings.append(qa.Finding(target.id, b.label, sev, name, msg, b.label))
             continue
@@ -367,9 +445,7 @@ def edition_drift(
             continue
         matched += 1
         if a.label and b.label and a.label != b.label and a.kind == "rule":
-            renumbered.append(
-                {"edition": target.id, "from": b.label, "to": a.label, "pair": p.kind}
-            )
+            renumbered.append(Renumbering(target.id, b.label, a.label, pair=p.kind))
         key = a.label or a.parent
         for sev, name, msg in qa.check_clause(b.norm, b.flags, b.kind):
             findings.append(qa.Finding(target.id, key, sev, name, msg, b.label))
@@ -385,38 +461,12 @@ def edition_drift(
             ):
                 findings.append(qa.Finding(target.id, key, sev, name, msg, b.label))
     errors = sum(1 for f in findings if f.severity == qa.ERROR)
-    missing_rules = sorted({m["label"] for m in missing if m["label"]}, key=label_sort_key)
-    added_rules = sorted({m["label"] for m in added if m["label"]}, key=label_sort_key)
-    return {
-        "edition": target.header_json(),
-        "reference": ref.header_json(),
-        "missing": missing,
-        "added": added,
-        "missing_rules": missing_rules,
-        "added_rules": added_rules,
-        "renumbered": renumbered,
-        "checks": [f.as_json() for f in findings],
-        "summary": {
-            "matched": matched,
-            "missing": len(missing),
-            "added": len(added),
-            "renumbered": len(renumbered),
-            "errors": errors,
-            "warnings": len(findings) - errors,
-        },
+    summary = {
+        "matched": matched,
+        "missing": len(missing),
+        "added": len(added),
+        "renumbered": len(renumbered),
+        "errors": errors,
+        "warnings": len(findings) - errors,
     }
-
-
-def has_differences(report: dict[str, Any]) -> bool:
-    """For --exit-code: anything missing, added, renumbered, or an error-level check."""
-    missing = report.get("missing")
-    if isinstance(missing, dict):
-        lacking = any(missing.values())
-    else:
-        lacking = bool(missing)
-    return bool(
-        lacking
-        or report.get("added")
-        or report.get("renumbered")
-        or any(c["severity"] == qa.ERROR for c in report.get("checks", []))
-    )
+    return EditionDrift(target, ref, missing, added, renumbered, findings, summary)

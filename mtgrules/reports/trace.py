@@ -4,15 +4,90 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy.orm import Session
 
 from ..errors import NotFoundError, QueryError
+from ..record import OPTIONAL, Record, key
 from ..store.queries import EditionInfo, list_editions
 from ..text.labels import rule_of
 from .common import RULE_KINDS, followed_english, is_translation, newest_english
 from .worddiff import changed, similarity, summarize, word_diff
+
+
+@dataclass
+class Span(Record):
+    """A stretch of official English editions in which the clause kept one label and wording,
+    on one track: the numbered rule, or the glossary sentences that carried it."""
+
+    track: str  # rule | glossary
+    from_date: str | None = field(metadata=key("from"))
+    to_date: str | None = field(metadata=key("to"))
+    editions: list[str]
+    label: str | None
+    kind: str | None
+    text: str
+    event: str | None = field(default=None, metadata=OPTIONAL)
+    previous_label: str | None = field(default=None, metadata=OPTIONAL)
+    words: list[dict[str, Any]] | None = field(default=None, metadata=OPTIONAL)
+    gist: str | None = field(default=None, metadata=OPTIONAL)
+
+
+@dataclass
+class Closest(Record):
+    from_date: str | None = field(metadata=key("from"))
+    to_date: str | None = field(metadata=key("to"))
+    label: str | None
+
+
+@dataclass
+class Copy(Record):
+    """An English copy outside the official line (a scraped page) and the official wording
+    it carries."""
+
+    edition: EditionInfo
+    label: str | None
+    text: str
+    closest: Closest | None
+    similarity: float
+    words: list[dict[str, Any]] | None = field(default=None, metadata=OPTIONAL)
+    gist: str | None = field(default=None, metadata=OPTIONAL)
+
+
+@dataclass
+class Translation(Record):
+    edition: EditionInfo
+    language: str
+    label: str | None
+    label_inferred: bool
+    text: str
+    follows: str | None  # the slug of the English edition it was translated from
+    source_text: str | None
+    event: str | None = field(default=None, metadata=OPTIONAL)  # reworded | unchanged
+
+
+@dataclass
+class Event(Record):
+    date: str | None
+    track: str
+    event: str | None
+    label: str | None
+    gist: str | None
+
+
+@dataclass
+class Trace(Record):
+    """One clause through time (the official English line, copies) and languages."""
+
+    clause: str
+    rule: str
+    key: str | None
+    english: list[Span]
+    copies: list[Copy]
+    translations: list[Translation]
+    events: list[Event]
 
 
 def _find_group(groups: list[Any], label: str) -> Any:
@@ -26,7 +101,7 @@ def _find_group(groups: list[Any], label: str) -> Any:
     return None
 
 
-def trace_clause(session: Session, label: str, *, as_of: int | None = None) -> dict[str, Any]:
+def trace_clause(session: Session, label: str, *, as_of: int | None = None) -> Trace:
     from ..align import align_rule
 
     if "." not in label:
@@ -49,25 +124,8 @@ def trace_clause(session: Session, label: str, *, as_of: int | None = None) -> d
     english = _english_line(per, infos, all_infos)
     undated = _undated(per, infos, english)
     translations = _translations(per, infos, all_infos, english)
-    events = [
-        {
-            "date": s["from"],
-            "track": s["track"],
-            "event": s["event"],
-            "label": s["label"],
-            "gist": s.get("gist"),
-        }
-        for s in english
-    ]
-    return {
-        "clause": label,
-        "rule": rule,
-        "key": group.key,
-        "english": english,
-        "copies": undated,
-        "translations": translations,
-        "events": events,
-    }
+    events = [Event(s.from_date, s.track, s.event, s.label, s.gist) for s in english]
+    return Trace(label, rule, group.key, english, undated, translations, events)
 
 
 def _joined(ms: list[Any]) -> str:
@@ -85,7 +143,7 @@ def _labels(ms: list[Any]) -> str | None:
 
 def _english_line(
     per: dict[int, list[Any]], infos: dict[int, EditionInfo], all_infos: list[EditionInfo]
-) -> list[dict[str, Any]]:
+) -> list[Span]:
     """Spans of official English editions with the same label and wording, oldest first.
 
     Two tracks: the numbered rule, and the glossary sentences that carried the same rule
@@ -100,8 +158,8 @@ def _english_line(
         ),
         key=lambda e: e.date or "",
     )
-    spans: list[dict[str, Any]] = []
-    last: dict[str, dict[str, Any]] = {}
+    spans: list[Span] = []
+    last: dict[str, Span] = {}
     for info in dated:
         for track in ("glossary", "rule"):
             ms = [m for m in per[info.id] if (m.kind == "glossary") == (track == "glossary")]
@@ -109,38 +167,30 @@ def _english_line(
                 continue
             text, label = _joined(ms), _labels(ms)
             prev = last.get(track)
-            if prev and prev["text"] == text and prev["label"] == label:
-                prev["to"] = info.date
-                prev["editions"].append(info.slug)
+            if prev and prev.text == text and prev.label == label:
+                prev.to_date = info.date
+                prev.editions.append(info.slug)
                 continue
-            span: dict[str, Any] = {
-                "track": track,
-                "from": info.date,
-                "to": info.date,
-                "editions": [info.slug],
-                "label": label,
-                "kind": ms[0].kind,
-                "text": text,
-            }
+            span = Span(track, info.date, info.date, [info.slug], label, ms[0].kind, text)
             if prev is None:
-                if track == "rule" and "glossary" in last and last["glossary"]["from"] != info.date:
-                    span["event"] = "became a numbered rule"
+                if track == "rule" and "glossary" in last and last["glossary"].from_date != info.date:
+                    span.event = "became a numbered rule"
                 else:
-                    span["event"] = "appeared" + (" in the glossary" if track == "glossary" else "")
+                    span.event = "appeared" + (" in the glossary" if track == "glossary" else "")
             else:
-                words = word_diff(prev["text"], text)
-                renumbered = prev["label"] != label
+                words = word_diff(prev.text, text)
+                renumbered = prev.label != label
                 reworded = changed(words)
                 if renumbered and reworded:
-                    span["event"] = "renumbered and reworded"
+                    span.event = "renumbered and reworded"
                 elif renumbered:
-                    span["event"] = "renumbered"
+                    span.event = "renumbered"
                 else:
-                    span["event"] = "reworded"
-                span["previous_label"] = prev["label"]
+                    span.event = "reworded"
+                span.previous_label = prev.label
                 if reworded:
-                    span["words"] = words
-                    span["gist"] = summarize(words)
+                    span.words = words
+                    span.gist = summarize(words)
             spans.append(span)
             last[track] = span
     # A track that stops before the newest edition was dropped then.
@@ -149,27 +199,27 @@ def _english_line(
         key=lambda e: e.date or "",
     )
     for track, span in list(last.items()):
-        later = [e for e in rules_editions if (e.date or "") > (span["to"] or "")]
+        later = [e for e in rules_editions if (e.date or "") > (span.to_date or "")]
         if later:
             spans.append(
-                {
-                    "track": track,
-                    "from": later[0].date,
-                    "to": later[-1].date,
-                    "editions": [e.slug for e in later],
-                    "label": None,
-                    "kind": None,
-                    "text": "",
-                    "event": "left the glossary" if track == "glossary" else "removed",
-                }
+                Span(
+                    track,
+                    later[0].date,
+                    later[-1].date,
+                    [e.slug for e in later],
+                    None,
+                    None,
+                    "",
+                    event="left the glossary" if track == "glossary" else "removed",
+                )
             )
-    spans.sort(key=lambda sp: (sp["from"] or "", sp["track"] != "glossary"))
+    spans.sort(key=lambda sp: (sp.from_date or "", sp.track != "glossary"))
     return spans
 
 
 def _undated(
-    per: dict[int, list[Any]], infos: dict[int, EditionInfo], english: list[dict[str, Any]]
-) -> list[dict[str, Any]]:
+    per: dict[int, list[Any]], infos: dict[int, EditionInfo], english: list[Span]
+) -> list[Copy]:
     """English copies outside the official line (scraped pages, a glossary page): which
     official wording each carries."""
     out = []
@@ -178,26 +228,24 @@ def _undated(
         if info.language != "en" or (info.date and info.kind == "rules"):
             continue
         text = _joined(ms)
-        best, best_sim = None, 0.0
+        best: Span | None = None
+        best_sim = 0.0
         for span in english:
-            if (span["kind"] == "glossary") != (ms[0].kind == "glossary"):
+            if (span.kind == "glossary") != (ms[0].kind == "glossary"):
                 continue
-            sim = similarity(span["text"], text) if span["text"] else 0.0
+            sim = similarity(span.text, text) if span.text else 0.0
             if sim > best_sim:
                 best, best_sim = span, sim
-        entry: dict[str, Any] = {
-            "edition": info.header_json(),
-            "label": _labels(ms),
-            "text": text,
-            "closest": {"from": best["from"], "to": best["to"], "label": best["label"]}
-            if best
-            else None,
-            "similarity": round(best_sim, 3),
-        }
+        entry = Copy(
+            info,
+            _labels(ms),
+            text,
+            Closest(best.from_date, best.to_date, best.label) if best else None,
+            round(best_sim, 3),
+        )
         if best is not None:
-            words = word_diff(best["text"], text)
-            entry["words"] = words
-            entry["gist"] = summarize(words)
+            entry.words = word_diff(best.text, text)
+            entry.gist = summarize(entry.words)
         out.append(entry)
     return out
 
@@ -206,8 +254,8 @@ def _translations(
     per: dict[int, list[Any]],
     infos: dict[int, EditionInfo],
     all_infos: list[EditionInfo],
-    english: list[dict[str, Any]],
-) -> list[dict[str, Any]]:
+    english: list[Span],
+) -> list[Translation]:
     out = []
     fallback = newest_english(all_infos)
     chosen = sorted(
@@ -219,17 +267,17 @@ def _translations(
         ms = per[info.id]
         text = _joined(ms)
         src = followed_english(info, all_infos, fallback)
-        entry: dict[str, Any] = {
-            "edition": info.header_json(),
-            "language": info.language,
-            "label": _labels(ms),
-            "label_inferred": any(m.label_inferred for m in ms),
-            "text": text,
-            "follows": src.slug if src else None,
-            "source_text": _joined(per.get(src.id, [])) if src else None,
-        }
+        entry = Translation(
+            info,
+            info.language,
+            _labels(ms),
+            any(m.label_inferred for m in ms),
+            text,
+            src.slug if src else None,
+            _joined(per.get(src.id, [])) if src else None,
+        )
         if info.date and info.language in previous:
-            entry["event"] = "reworded" if previous[info.language] != text else "unchanged"
+            entry.event = "reworded" if previous[info.language] != text else "unchanged"
         if info.date:
             previous[info.language] = text
         out.append(entry)

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import datetime as dt
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import and_, func, or_, select
 from sqlalchemy.orm import Session
 
 from ..errors import NotFoundError
+from ..record import INTERNAL, Record
 from ..text.labels import in_rule
 from .models import Clause, Document, Edition, EditionSource, Revision
 
@@ -220,6 +222,23 @@ def edition_clauses(session: Session, edition_id: int) -> list[ClauseView]:
     return [_view(c) for c in rows]
 
 
+@dataclass
+class ShownEdition(Record):
+    edition: EditionInfo
+    clauses: list[ClauseView]
+
+    def as_json(self) -> dict[str, Any]:
+        return {**self.edition.header_json(), "clauses": [c.as_json() for c in self.clauses]}
+
+
+@dataclass
+class RuleShown(Record):
+    """A rule with its subrules (and what sits under them) in every edition that has it."""
+
+    rule: str
+    editions: list[ShownEdition]
+
+
 def show_rule(
     session: Session,
     rule: str,
@@ -227,7 +246,7 @@ def show_rule(
     language: str | None = None,
     edition: str | None = None,
     as_of: int | None = None,
-) -> dict[str, Any]:
+) -> RuleShown:
     infos = filter_editions(list_editions(session, as_of), language=language, edition=edition)
     found = []
     for info in infos:
@@ -240,28 +259,33 @@ def show_rule(
             f"rule {rule} is in no edition{where}; rules before July 2009 used other numbers "
             "(the X rule was 104.3c), try: mtgrules search WORDS"
         )
-    return {
-        "rule": rule,
-        "editions": [
-            {**info.header_json(), "clauses": [c.as_json() for c in clauses]}
-            for info, clauses in found
-        ],
-    }
+    return RuleShown(rule, [ShownEdition(info, clauses) for info, clauses in found])
 
 
-def list_revisions(session: Session) -> list[dict[str, Any]]:
-    out = []
-    for rev in session.scalars(select(Revision).order_by(Revision.id)):
-        out.append(
-            {
-                "id": rev.id,
-                "created_at": rev.created_at.isoformat(),
-                "tool_version": rev.tool_version,
-                "files": rev.files,
-                "summary": rev.summary,
-            }
+@dataclass
+class RevisionInfo(Record):
+    """One ingest: when, by which version, which files (with sha256), what changed."""
+
+    id: int
+    created_at: str  # ISO 8601, UTC
+    tool_version: str
+    files: list[dict[str, Any]]
+    summary: dict[str, Any]
+    when: dt.datetime = field(metadata=INTERNAL)
+
+
+def list_revisions(session: Session) -> list[RevisionInfo]:
+    return [
+        RevisionInfo(
+            rev.id,
+            rev.created_at.isoformat(),
+            rev.tool_version,
+            list(rev.files or []),
+            dict(rev.summary or {}),
+            rev.created_at,
         )
-    return out
+        for rev in session.scalars(select(Revision).order_by(Revision.id))
+    ]
 
 
 def store_is_empty(session: Session) -> bool:
