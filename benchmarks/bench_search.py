@@ -2,7 +2,7 @@
 
 Run: .venv/bin/python benchmarks/bench_search.py [--db PATH] [--repeat N]
 Without --db, the whole bundled corpus is ingested into a temporary store first (not timed).
-Target (issue 5): median query < 50 ms inside the process, on 2 cores.
+Target: median query < 50 ms inside the process, on 2 cores.
 
 grep is not doing the same work (no folding, no ranking, no aligned clauses, no Chinese
 script folding): it is the floor a user would compare against, not an equivalent.

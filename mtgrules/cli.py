@@ -246,7 +246,7 @@ def history(app: AppContext, as_json: bool) -> None:
     click.echo(table(["revision", "when (UTC)", "files", "editions", "clauses"], rows))
 
 
-# --- align commands (issue 3) ---
+# --- align commands ---
 
 
 @cli.command()
@@ -306,7 +306,7 @@ def align(
         click.echo(to_json(as_jsonable(mode, result)) if as_json else render(mode, result))
 
 
-# --- drift, diff, trace and export commands (issue 4) ---
+# --- drift, diff, trace and export commands ---
 
 
 def _report_options(f):
@@ -515,7 +515,7 @@ def export_tmx(
         click.echo(f"Wrote {info['units']} translation units to {output}", err=True)
 
 
-# --- search commands (issue 5) ---
+# --- search commands ---
 
 
 @cli.command()

@@ -179,6 +179,25 @@ def corpus_engine(corpus_db: StoreRef):
 
 
 @pytest.fixture
+def corpus_session(corpus_engine):
+    """One transaction on the shared corpus store (committed at the end of the test: what
+    the aligner stores is then read back by later tests, as a user's store would)."""
+    with session_scope(corpus_engine) as session:
+        yield session
+
+
+@pytest.fixture
+def copy_session(store_copy: StoreRef):
+    """One transaction on a private copy of the corpus store."""
+    engine = open_store(str(store_copy))
+    try:
+        with session_scope(engine) as session:
+            yield session
+    finally:
+        engine.dispose()
+
+
+@pytest.fixture
 def empty_db(tmp_path: Path) -> Iterator[StoreRef]:
     """A store with nothing in it yet (on SQLite: a path where no file exists)."""
     if not ON_PG:

@@ -96,24 +96,18 @@ def test_glossary_sentences_link_to_todays_subrules(rule_107_3):
 
 
 @pytest.mark.parametrize(("slug", "first", "last"), DATING)
-def test_dating_answers_with_a_range(corpus_engine, slug, first, last):
-    with session_scope(corpus_engine) as s:
-        info = find_edition(list_editions(s), slug)
-        result = date_edition(s, info.id)
+def test_dating_answers_with_a_range(corpus_session, slug, first, last):
+    info = find_edition(list_editions(corpus_session), slug)
+    result = date_edition(corpus_session, info.id)
     assert result.range == [first, last]
     assert "no later edition" in result.summary or last == "2026-01-16"
 
 
-def test_consecutive_editions_score_against_unchanged_text(store_copy):
-    from mtgrules.store import open_store
-
-    engine = open_store(str(store_copy))
-    with session_scope(engine) as s:
-        infos = list_editions(s)
-        a, b = find_edition(infos, "en-2018-10-05"), find_edition(infos, "en-2019-10-04")
-        score = score_editions(s, a.id, b.id, GOLD / "editions_sample.tsv")
-        stored = align_editions(s, a.id, b.id)  # read back from the store this time
-    engine.dispose()
+def test_consecutive_editions_score_against_unchanged_text(copy_session):
+    infos = list_editions(copy_session)
+    a, b = find_edition(infos, "en-2018-10-05"), find_edition(infos, "en-2019-10-04")
+    score = score_editions(copy_session, a.id, b.id, GOLD / "editions_sample.tsv")
+    stored = align_editions(copy_session, a.id, b.id)  # read back from the store this time
     assert score.f1 >= 0.99
     assert stored.counts()["moved"] > 0 and stored.counts()["inserted"] > 0
 
@@ -147,18 +141,13 @@ def test_rule_alignment_is_stored_and_read_back(store_copy):
     assert first.as_json() == again.as_json() == fresh.as_json()
 
 
-def test_a_fragment_aligns_inside_the_rules_it_covers(store_copy):
+def test_a_fragment_aligns_inside_the_rules_it_covers(copy_session):
     """The Spanish page against a whole English edition: its unlabelled paragraphs get the
     edition's labels (no l, no o); the rest of the edition has no counterpart."""
-    from mtgrules.store import open_store
-
-    engine = open_store(str(store_copy))
-    with session_scope(engine) as s:
-        infos = list_editions(s)
-        en = find_edition(infos, "en-2026-01-16").id
-        es = find_edition(infos, "es-page-es-107.3").id
-        result = align_editions(s, en, es)
-    engine.dispose()
+    infos = list_editions(copy_session)
+    en = find_edition(infos, "en-2026-01-16").id
+    es = find_edition(infos, "es-page-es-107.3").id
+    result = align_editions(copy_session, en, es)
     inferred = [
         e["value"] for p in result.pairs for e in p.evidence if e["feature"] == "inferred-label"
     ]
@@ -169,19 +158,16 @@ def test_a_fragment_aligns_inside_the_rules_it_covers(store_copy):
     assert {"kind", "a", "b", "score", "evidence"} <= set(data["pairs"][0])
 
 
-def test_terms_are_learned_from_aligned_pairs(store_copy):
+def test_terms_are_learned_from_aligned_pairs(copy_session):
     from mtgrules.align.learning import learn_terms
-    from mtgrules.store import open_store
     from mtgrules.termbase import sync_termbase
 
-    engine = open_store(str(store_copy))
-    with session_scope(engine) as s:
-        assert sync_termbase(s) > 0
-        infos = list_editions(s)
-        en = find_edition(infos, "en-2022-06-10").id
-        zh = find_edition(infos, "zh-Hans-2022-06-10").id
-        learned = {t.english: t.form for t in learn_terms(s, en, zh)}
-    engine.dispose()
+    s = copy_session
+    assert sync_termbase(s) > 0
+    infos = list_editions(s)
+    en = find_edition(infos, "en-2022-06-10").id
+    zh = find_edition(infos, "zh-Hans-2022-06-10").id
+    learned = {t.english: t.form for t in learn_terms(s, en, zh)}
     # game terms the shipped termbase lacks, found from the pairs alone
     assert learned.get("deathtouch") == "死触"
     assert learned.get("haste") == "敏捷"

@@ -11,7 +11,20 @@ import pytest
 
 from .conftest import run_cli
 
-COMMANDS = ["ingest", "editions", "show", "history"]
+
+def _command_paths(group=None, prefix=()):
+    """Every command of the real CLI, subcommands too (export tmx): none can be left out."""
+    from mtgrules.cli import cli
+
+    group = group or cli
+    for name, command in sorted(group.commands.items()):
+        path = (*prefix, name)
+        yield path
+        if hasattr(command, "commands"):
+            yield from _command_paths(command, path)
+
+
+COMMANDS = list(_command_paths())
 
 # (arguments, expected exit code, text the one stderr line must hold)
 ERROR_CASES = [
@@ -38,11 +51,18 @@ def test_help_is_instant_and_imports_nothing_heavy():
     assert out.stdout.strip() == "[]"
 
 
-@pytest.mark.parametrize("command", COMMANDS)
+def test_the_command_list_is_complete():
+    names = {" ".join(c) for c in COMMANDS}
+    assert {"ingest", "editions", "show", "history", "align", "drift", "diff", "trace"} <= names
+    assert {"search", "export", "export tmx"} <= names
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
 def test_every_command_has_help(command):
-    result = run_cli(command, "--help")
-    assert result.returncode == 0
-    assert "Usage:" in result.stdout and len(result.stdout.splitlines()) > 4
+    result = run_cli(*command, "--help")
+    assert result.returncode == 0, result.stderr
+    assert f"Usage: mtgrules {' '.join(command)}" in result.stdout
+    assert len(result.stdout.splitlines()) > 4
 
 
 def test_version():

@@ -162,3 +162,69 @@ def test_fixture_file_is_untouched_by_the_tests() -> None:
         assert current_revision(engine) == "0001"
     finally:
         engine.dispose()
+
+
+def test_schema_head_constant_is_alembics_head(new_store: StoreRef) -> None:
+    """Opening a store compares its version with SCHEMA_HEAD without importing Alembic; a new
+    migration must move the constant too."""
+    from mtgrules.store.migrate import SCHEMA_HEAD
+
+    engine = make_engine(resolve_url(str(new_store)))
+    try:
+        assert head_revision(engine) == SCHEMA_HEAD
+    finally:
+        engine.dispose()
+
+
+# Signatures as the aligner wrote them before 0004: the kind (and rule) only inside them.
+OLD_SIGNATURES = [
+    ("mtgrules-align/3.1;editions;code=0123456789abcdef;0.35/0.3/0.9/0.6/0.6/0.55", "editions", None),
+    ("mtgrules-align/3.1;rule=107.3;code=0123456789abcdef;0.35/0.3/0.9/0.6/0.6/0.55", "rule", "107.3"),
+    ("mtgrules-align/3.1;rule=702.19b;code=0123456789abcdef;0.35/0.3/0.9/0.6/0.6/0.55", "rule", "702.19b"),
+]
+
+
+def test_store_at_0003_with_alignments_upgrades_to_kind_columns(new_store: StoreRef) -> None:
+    """0004 turns the kind hidden in each alignment's signature into columns, keeping every
+    alignment and link."""
+    from mtgrules.ingest import ingest_paths
+
+    engine = make_engine(resolve_url(str(new_store)))
+    upgrade(engine, "0003")
+    with session_scope(engine) as s:
+        ingest_paths(s, [SEEDS / "000_0b7a9445b617ebdb.txt"])
+    with engine.begin() as conn:
+        clause_ids = [r[0] for r in conn.execute(text("select id from clause order by id limit 4"))]
+        edition = conn.execute(text("select min(id) from edition")).scalar_one()
+        for i, (sig, _kind, _rule) in enumerate(OLD_SIGNATURES):
+            conn.execute(
+                text(
+                    "insert into alignment (id, edition_a, edition_b, signature, created_at, stats)"
+                    " values (:id, :e, :e, :sig, CURRENT_TIMESTAMP, :stats)"
+                ),
+                {"id": i + 1, "e": edition, "sig": sig, "stats": json.dumps({"links": 1})},
+            )
+            conn.execute(
+                text(
+                    "insert into link (alignment_id, kind, source_clause_id, target_clause_id,"
+                    " score, evidence) values (:a, 'match', :s, :t, 0.9, '[]')"
+                ),
+                {"a": i + 1, "s": clause_ids[i], "t": clause_ids[i + 1]},
+            )
+    assert current_revision(engine) == "0003"
+    db = engine.url.render_as_string(hide_password=False)
+    engine.dispose()
+
+    engine = open_store(db)
+    try:
+        assert current_revision(engine) == head_revision(engine)
+        assert schema_differences(engine) == []
+        with engine.connect() as conn:
+            rows = conn.execute(
+                text("select signature, kind, rule from alignment order by id")
+            ).all()
+            links = conn.execute(text("select count(*) from link")).scalar_one()
+    finally:
+        engine.dispose()
+    assert [tuple(r) for r in rows] == OLD_SIGNATURES
+    assert links == len(OLD_SIGNATURES)

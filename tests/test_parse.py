@@ -162,9 +162,15 @@ def test_label_split_by_a_stray_space_is_a_flagged_rule():
 
 
 def test_community_chinese_duplicate_label_is_kept_twice():
+    """zh-Hans 2022-06-10 labels its 701.42b (surveil: looking at additional cards) as a second
+    701.42a; both are kept, in order, with the label as written."""
     (edition,) = parse(EXTRA / "cr-zh-2022-06-10.txt").editions
     labels = [c.label for c in edition.clauses if c.kind == "rule"]
-    assert len(labels) - len(set(labels)) >= 1
+    duplicates = sorted({lab for lab in labels if labels.count(lab) > 1})
+    assert duplicates == ["701.42a"]
+    first, second = (c for c in edition.clauses if c.label == "701.42a")
+    assert first.raw.startswith("“刺探N”意指") and second.raw.startswith("如果某效应允许你在刺探时")
+    assert "701.42b" not in labels
 
 
 # --- the seeds -----------------------------------------------------------------------------

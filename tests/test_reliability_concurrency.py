@@ -38,11 +38,6 @@ def _spawn(args: list[str], db: StoreRef) -> subprocess.Popen:
     )
 
 
-def _search_available() -> bool:
-    # The search command (issue 5) may not exist yet; read with `show` meanwhile.
-    return run_cli("search", "--help").returncode == 0
-
-
 def _check_store(db: StoreRef, reports: list[dict]) -> None:
     """Every ingest's revision is whole and present once; no document is stored twice."""
     engine = open_store(str(db))
@@ -63,9 +58,7 @@ def _check_store(db: StoreRef, reports: list[dict]) -> None:
 
 def _one_round(db: StoreRef, set_a: list[Path], set_b: list[Path]) -> int:
     """Start both ingests and a stream of reads at once; returns how many reads ran."""
-    readers = [["show", "107.3", "--json"], ["editions"]]
-    if _search_available():
-        readers.append(["search", "mana"])
+    readers = [["show", "107.3", "--json"], ["editions"], ["search", "mana"]]
     writers = [_spawn(["ingest", "--json", *map(str, files)], db) for files in (set_a, set_b)]
     reads = 0
     # Keep reading while the writers run: each read must succeed, none may wait for long.

@@ -115,7 +115,7 @@ def _sqlite_file_checks(db: Path) -> None:
         assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
         tables = {r[0] for r in conn.execute("select name from sqlite_master")}
         if "search_fts" in tables:
-            # The full-text index (issue 5) is written in the same transaction: it must be
+            # The full-text index (store/search_index.py) is written in the same transaction: it must be
             # sound and hold exactly the searchable clauses, no more, no fewer.
             from mtgrules.store.search_index import FTS_TABLE, INDEXED_KINDS
 

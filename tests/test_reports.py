@@ -1,4 +1,4 @@
-"""Drift, diff, trace and TMX export on the real bundled corpus (issue 4).
+"""Drift, diff, trace and TMX export on the real bundled corpus.
 
 The facts asserted here were checked by reading the texts: today's 107.3 (2026-01-16) has
 a-n and p (no l, no o); the French forum post, the Chinese page and both scraped English

@@ -2,8 +2,9 @@
 
 ``rule_drift`` reads the alignment of one rule across every edition (align_rule) and lays
 it out as a matrix against a reference edition; ``edition_drift`` compares a whole
-translation with the English edition it follows (align_editions). Both return the JSON
-documented in issue 4.
+translation with the English edition it follows (align_editions). Both return typed results
+whose JSON is described by mtgrules/schemas/drift-rule.schema.json and
+drift-edition.schema.json.
 """
 
 from __future__ import annotations

@@ -6,10 +6,12 @@ SCHEMA_HEAD); Alembic itself is imported only when an upgrade is due.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
 
-from sqlalchemy import Engine, text
+from sqlalchemy import Connection, Engine, text
 from sqlalchemy.exc import DBAPIError, OperationalError
 
 from ..errors import MtgRulesError, StoreError
@@ -83,9 +85,11 @@ def upgrade(engine: Engine, target: str = "head") -> None:
         # A write transaction takes the store's write lock first (store/session.py), so two
         # processes opening a new store at once migrate it once: the second one waits, then
         # Alembic, reading the version inside the lock, finds it at head and does nothing.
-        with engine.begin() as conn:
-            cfg.attributes["connection"] = conn
-            command.upgrade(cfg, target)
+        with engine.connect() as conn, _foreign_keys_off(conn):
+            with conn.begin():
+                cfg.attributes["connection"] = conn
+                command.upgrade(cfg, target)
+                _check_references(conn)
     except MtgRulesError:
         raise
     except Exception as exc:  # a failed migration must not leave a half-built store
@@ -93,6 +97,38 @@ def upgrade(engine: Engine, target: str = "head") -> None:
             f"could not migrate the store at {engine.url.render_as_string(hide_password=True)}: "
             f"{first_line(getattr(exc, 'orig', None) or exc)}"
         ) from exc
+
+
+@contextmanager
+def _foreign_keys_off(conn: Connection) -> Iterator[None]:
+    """SQLite: foreign keys off while migrating, checked once at the end.
+
+    Batch mode rebuilds a table (copy, drop the old one, rename) to change it; with foreign
+    keys on, dropping a table that others reference (alignment, referenced by link) fails.
+    The pragma only takes effect outside a transaction, hence straight on the driver before
+    BEGIN (as Alembic's batch documentation advises)."""
+    if conn.dialect.name != "sqlite":
+        yield
+        return
+    driver = conn.connection.driver_connection
+    driver.execute("PRAGMA foreign_keys=OFF")
+    try:
+        yield
+    finally:
+        driver.execute("PRAGMA foreign_keys=ON")
+
+
+def _check_references(conn: Connection) -> None:
+    """Before committing a SQLite migration made with foreign keys off: no broken reference
+    (the error rolls the migration back)."""
+    if conn.dialect.name != "sqlite":
+        return
+    broken = conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+    if broken:
+        raise StoreError(
+            f"the migration would leave {len(broken)} broken references (first: "
+            f"{tuple(broken[0])}); nothing was changed. Please report it."
+        )
 
 
 def schema_differences(engine: Engine) -> list:
