@@ -1,0 +1,281 @@
+"""Search relevance: MRR@10 and the share of queries answered in the top 3, per language.
+
+Usage: .venv/bin/python benchmarks/eval_search.py [--db PATH] [--json] [--set PATH]
+Without --db (or $MTGRULES_DB), the whole bundled corpus is ingested into a temporary store
+first (not part of the figures). The queries and their answers are the hand-written set in
+tests/search_relevance.toml (see its header); every query goes through the library call
+``mtgrules.search.search(session, query, language=<its --lang, if any>, limit=10)``.
+
+Beside each figure, a baseline run in the same process on the same store: grep -i, folded
+(case, accents, Chinese script) so that it is not beaten on spelling alone. It looks for the
+whole query as one string in "label term text" of every clause, newest edition first and in
+document order, identical texts once per language. Target (issue 12): MRR@10 >= 0.9.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import statistics
+import sys
+import time
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+
+from corpus_store import corpus_store
+from sqlalchemy import text
+from sqlalchemy.orm import Session
+
+from mtgrules.errors import MtgRulesError
+from mtgrules.search import search
+from mtgrules.search.evaluate import (
+    Figures,
+    RelevanceQuery,
+    first_relevant,
+    load_relevance_set,
+    preferred_first,
+    relevant,
+    summarize,
+)
+from mtgrules.search.text import fold
+from mtgrules.store import session_scope
+from mtgrules.store.queries import EditionInfo, filter_editions, list_editions
+
+RELEVANCE_SET = Path(__file__).resolve().parents[1] / "tests" / "search_relevance.toml"
+K = 10
+TARGET_MRR = 0.9
+
+
+@dataclass
+class Row:
+    """One query's outcome: what the engine and the baseline ranked."""
+
+    query: RelevanceQuery
+    rank: int | None
+    baseline_rank: int | None
+    preferred: bool
+    top: list[dict]
+    error: str | None = None
+    ms: float = 0.0
+
+
+@dataclass
+class GrepHit:
+    kind: str
+    label: str | None
+    term: str | None
+    language: str
+    edition_id: int
+
+
+class GrepBaseline:
+    """grep -ri over the store's clauses, folded; the floor a user would compare against."""
+
+    def __init__(self, session: Session, editions: list[EditionInfo]):
+        newest_first = sorted(editions, key=lambda e: (e.date or "", e.id), reverse=True)
+        order = {e.id: i for i, e in enumerate(newest_first)}
+        lang = {e.id: e.language for e in editions}
+        rows = session.execute(
+            text("SELECT edition_id, position, kind, label, term, raw FROM clause")
+        ).all()
+        rows = sorted(
+            (r for r in rows if r.edition_id in order),
+            key=lambda r: (order[r.edition_id], r.position),
+        )
+        self.clauses: list[tuple[str, GrepHit]] = []
+        seen: set[tuple[str, str, str | None, str]] = set()
+        for r in rows:
+            line = fold(" ".join(p for p in (r.label, r.term, r.raw) if p))
+            key = (lang[r.edition_id], r.kind, r.term, fold(r.raw))
+            if key in seen:
+                continue  # the engine shows the same text once per language too
+            seen.add(key)
+            self.clauses.append(
+                (line, GrepHit(r.kind, r.label, r.term, lang[r.edition_id], r.edition_id))
+            )
+
+    def search(self, query: str, editions: set[int], limit: int) -> list[GrepHit]:
+        needle = fold(query.strip())
+        hits = []
+        for line, hit in self.clauses:
+            if hit.edition_id in editions and needle in line:
+                hits.append(hit)
+                if len(hits) == limit:
+                    break
+        return hits
+
+
+def _describe(hit, dates: dict[int, str | None], query: RelevanceQuery, slug: str) -> dict:
+    return {
+        "language": hit.language,
+        "kind": hit.kind,
+        "label": hit.label,
+        "parent": getattr(hit, "parent", None),
+        "term": hit.term,
+        "edition": slug,
+        "relevant": relevant(query, hit, dates),
+    }
+
+
+def _short(h: dict) -> str:
+    if h["kind"] == "glossary":
+        name = "g:" + (h["term"] or "?")[:18]
+    elif h["label"]:
+        name = h["label"]
+    else:  # unlabelled: a Spanish subrule (no inferred label yet), commentary, example...
+        name = f"?{h['kind'][:3]}<{h['parent']}" if h["parent"] else f"?{h['kind'][:3]}"
+    return ("*" if h["relevant"] else " ") + f"{h['language']} {name}"
+
+
+def evaluate(session: Session, queries: list[RelevanceQuery]) -> list[Row]:
+    infos = list_editions(session)
+    dates = {e.id: e.date for e in infos}
+    slugs = {e.id: e.slug for e in infos}
+    grep = GrepBaseline(session, infos)
+    rows = []
+    for query in queries:
+        allowed = {e.id for e in filter_editions(infos, language=query.filter)}
+        base = grep.search(query.q, allowed, K)
+        base_rank = first_relevant(query, base, dates, K)
+        t0 = time.perf_counter()
+        try:
+            hits = search(session, query.q, language=query.filter, limit=K).hits
+            error = None
+        except MtgRulesError as exc:  # a query the engine refuses is an unanswered query
+            hits, error = [], str(exc)
+        ms = (time.perf_counter() - t0) * 1000
+        rows.append(
+            Row(
+                query,
+                first_relevant(query, hits, dates, K),
+                base_rank,
+                preferred_first(query, hits, dates),
+                [_describe(h, dates, query, slugs.get(h.edition_id, "?")) for h in hits[:K]],
+                error,
+                ms,
+            )
+        )
+    return rows
+
+
+def _figures(rows: list[Row], baseline: bool) -> tuple[Figures, dict[str, Figures]]:
+    return summarize(
+        (r.query, r.baseline_rank if baseline else r.rank, False if baseline else r.preferred)
+        for r in rows
+    )
+
+
+def _pad(s: str, width: int) -> str:
+    """Cut or pad to a terminal width: Chinese characters take two columns."""
+    out, used = "", 0
+    for ch in s:
+        w = 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+        if used + w > width:
+            break
+        out, used = out + ch, used + w
+    return out + " " * (width - used)
+
+
+def print_text(rows: list[Row], set_path: Path) -> None:
+    overall, by_lang = _figures(rows, False)
+    b_overall, b_by_lang = _figures(rows, True)
+    print(f"search relevance: {len(rows)} queries from {set_path.name}, first {K} hits each")
+    print(
+        f"{'':8} {'queries':>7} {'MRR@10':>7} {'top1':>6} {'top3':>6} {'pref@1':>7}"
+        f" | {'grep MRR@10':>11} {'grep top3':>9} | ratio MRR"
+    )
+    for name, fig, base in [
+        *((lang, fig, b_by_lang[lang]) for lang, fig in by_lang.items()),
+        ("overall", overall, b_overall),
+    ]:
+        f, b = fig.as_json(), base.as_json()
+        ratio = f"{f['mrr_at_10'] / b['mrr_at_10']:.2f}x" if b["mrr_at_10"] else "n/a"
+        print(
+            f"{name:8} {f['queries']:>7} {f['mrr_at_10']:>7.3f} {f['top1']:>6.0%} "
+            f"{f['top3']:>6.0%} {f['preferred_first']:>7.0%} | {b['mrr_at_10']:>11.3f} "
+            f"{b['top3']:>9.0%} | {ratio}"
+        )
+    print(
+        f"target MRR@10 >= {TARGET_MRR}: {'met' if overall.mrr >= TARGET_MRR else 'not met'}; "
+        f"median search time {statistics.median(r.ms for r in rows):.0f} ms per query"
+    )
+    print()
+    print("rank = first relevant hit (- = none in the first 10); * = relevant hit")
+    print(f"{'#':>3} {'lang':7} {'rank':>4} {'grep':>4}  {'query':34} top 3 hits")
+    for r in rows:
+        q = r.query.q + (f" [--lang {r.query.filter}]" if r.query.filter else "")
+        top = " | ".join(_short(h) for h in r.top[:3]) or (
+            f"(error: {r.error})" if r.error else "(no hits)"
+        )
+        print(
+            f"{r.query.number:>3} {r.query.lang:7} {r.rank or '-':>4} {r.baseline_rank or '-':>4}"
+            f"  {_pad(q, 34)} {top}"
+        )
+    misses = [r for r in rows if r.rank is None or r.rank > 3]
+    if misses:
+        print()
+        print(f"not answered in the top 3 ({len(misses)}): the first expected answer")
+        for r in misses:
+            print(f"{r.query.number:>3} {_pad(r.query.q, 40)} -> {r.query.answers[0].describe()}")
+
+
+def as_json(rows: list[Row], set_path: Path) -> dict:
+    overall, by_lang = _figures(rows, False)
+    b_overall, b_by_lang = _figures(rows, True)
+    return {
+        "set": str(set_path),
+        "k": K,
+        "target_mrr_at_10": TARGET_MRR,
+        "overall": overall.as_json(),
+        "by_language": {k: v.as_json() for k, v in by_lang.items()},
+        "baseline": {
+            "name": "grep -i, folded, newest edition first",
+            "overall": b_overall.as_json(),
+            "by_language": {k: v.as_json() for k, v in b_by_lang.items()},
+        },
+        "queries": [
+            {
+                "number": r.query.number,
+                "q": r.query.q,
+                "lang": r.query.lang,
+                "filter": r.query.filter,
+                "rank": r.rank,
+                "baseline_rank": r.baseline_rank,
+                "preferred_first": r.preferred,
+                "expected": [a.describe() for a in r.query.answers],
+                "top": r.top,
+                "error": r.error,
+                "ms": round(r.ms, 2),
+            }
+            for r in rows
+        ],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--db", help="store to search (default: a temporary store of the corpus)")
+    ap.add_argument("--set", type=Path, default=RELEVANCE_SET, help="relevance file (TOML)")
+    ap.add_argument("--json", action="store_true", help="print JSON instead of tables")
+    args = ap.parse_args(argv)
+    try:
+        queries = load_relevance_set(args.set)
+        # The setup line goes to stderr so that --json output stays parseable.
+        with contextlib.redirect_stdout(sys.stderr), corpus_store(args.db) as engine:
+            with session_scope(engine, write=False) as s:
+                rows = evaluate(s, queries)
+    except MtgRulesError as exc:
+        print(f"eval_search: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    if args.json:
+        json.dump(as_json(rows, args.set), sys.stdout, ensure_ascii=False, indent=1)
+        print()
+    else:
+        print_text(rows, args.set)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
