@@ -39,9 +39,9 @@ from mtgrules.search.evaluate import (
     relevant,
     summarize,
 )
-from mtgrules.search.text import fold
 from mtgrules.store import session_scope
 from mtgrules.store.queries import EditionInfo, filter_editions, list_editions
+from mtgrules.text.fold import fold
 
 RELEVANCE_SET = Path(__file__).resolve().parents[1] / "tests" / "search_relevance.toml"
 K = 10

@@ -19,9 +19,9 @@ from mtgrules.search.evaluate import (
     first_relevant,
     load_relevance_set,
 )
-from mtgrules.search.text import fold
 from mtgrules.store import open_store, session_scope
 from mtgrules.store.queries import list_editions
+from mtgrules.text.fold import fold
 
 RELEVANCE_SET = Path(__file__).resolve().parent / "search_relevance.toml"
 MIN_QUERIES = 40

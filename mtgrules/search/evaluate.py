@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..errors import InputError
-from .text import fold
+from ..text.fold import fold
 
 LANGUAGES = ("en", "fr", "es", "zh-Hans", "zh-Hant")
 # Answer languages may also say "zh": either Chinese script.
