@@ -22,13 +22,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
+from typing import TYPE_CHECKING
 
-from sqlalchemy import delete, func, select
-from sqlalchemy.orm import Session
-
-from .store.models import Term
+from .store.sql import fetch
 from .text.fold import fold
 from .text.language import base_language, is_chinese, is_traditional_tag, same_tag
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
 
 SHIPPED = "data/termbase.tsv"
 _LANG_COLUMNS = {"language", "lang", "locale"}
@@ -126,13 +127,20 @@ def shipped_termbase() -> Termbase:
 def load_termbase(session: Session) -> Termbase:
     """The store's termbase (shipped and learned terms), else the shipped file."""
     tb = Termbase()
-    for concept, language, form in session.execute(select(Term.concept, Term.language, Term.form)):
+    # Plain SQL: search reads the termbase on its fast path (store/sql.py).
+    for concept, language, form in fetch(
+        session, "SELECT concept, language, form FROM term ORDER BY id"
+    ):
         tb.add(concept, language, form)
     return tb if tb.concepts else shipped_termbase()
 
 
 def sync_termbase(session: Session) -> int:
     """Copy the shipped termbase into the ``term`` table (once per termbase content)."""
+    from sqlalchemy import delete, func, select
+
+    from .store.models import Term
+
     rows = shipped_termbase().rows()
     have = session.scalar(select(func.count()).select_from(Term).where(Term.source == "termbase"))
     if have == len(rows):

@@ -114,18 +114,20 @@ def _sqlite_file_checks(db: Path) -> None:
         assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
         assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
         tables = {r[0] for r in conn.execute("select name from sqlite_master")}
-        if "search_fts" in tables:
+        if "search_text" in tables:
             # The full-text index (store/search_index.py) is written in the same transaction: it must be
             # sound and hold exactly the searchable clauses, no more, no fewer.
             from mtgrules.store.search_index import FTS_TABLE, INDEXED_KINDS
 
             conn.execute(f"INSERT INTO {FTS_TABLE}({FTS_TABLE}) VALUES('integrity-check')")
             kinds = ", ".join(f"'{k}'" for k in INDEXED_KINDS)
-            indexed = conn.execute(f"select count(*) from {FTS_TABLE}").fetchone()[0]
+            indexed = conn.execute("select count(*) from search_member").fetchone()[0]
             clauses = conn.execute(
                 f"select count(*) from clause where kind in ({kinds})"
             ).fetchone()[0]
             assert indexed == clauses
+            groups = conn.execute("select count(*) from search_group").fetchone()[0]
+            assert conn.execute(f"select count(*) from {FTS_TABLE}").fetchone()[0] == groups
             conn.rollback()
     finally:
         conn.close()

@@ -330,12 +330,24 @@ def test_old_store_gets_indexed_by_the_migration(store_copy):
     eng.dispose()
 
 
-@pytest.mark.skipif(ON_PG, reason="checks the SQLite FTS5 table")
 def test_noise_is_not_indexed(engine):
+    """Every clause but noise is in the index (as a member of its text's group), and every
+    group has its full-text row."""
     with session_scope(engine) as s:
-        indexed = s.execute(text("SELECT count(*) FROM search_fts")).scalar()
+        members = s.execute(text("SELECT count(*) FROM search_member")).scalar()
+        noise = s.execute(
+            text(
+                "SELECT count(*) FROM search_member m JOIN clause c ON c.id = m.clause_id "
+                "WHERE c.kind = 'noise'"
+            )
+        ).scalar()
         clauses = s.execute(text("SELECT count(*) FROM clause WHERE kind != 'noise'")).scalar()
-    assert indexed == clauses
+        groups = s.execute(text("SELECT count(*) FROM search_group")).scalar()
+        full_text = s.execute(
+            text("SELECT count(*) FROM search_doc" if ON_PG else "SELECT count(*) FROM search_text")
+        ).scalar()
+    assert members == clauses and noise == 0
+    assert full_text == groups and 0 < groups < clauses
 
 
 def test_stored_aligner_links_come_first(store_copy):

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from collections.abc import Iterable
 from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING
@@ -23,6 +22,7 @@ from sqlalchemy.orm import Session
 
 from ..store.models import Alignment, Clause, Link
 from ..store.queries import EditionInfo, edition_clauses
+from .links import links_touching  # noqa: F401  (re-exported: the read side for search)
 from .model import EditionAlignment, Member, Pair
 from .sequence import Settings
 
@@ -279,31 +279,3 @@ def load_rule_links(
                 )
             )
     return links, inferred, extra
-
-
-# --- reading links for other readers (search) ----------------------------------------------
-
-
-def links_touching(session: Session, clause_ids: Iterable[int]) -> list[tuple[int, int, float]]:
-    """Every stored link with one end in ``clause_ids``, as (that end, the other end, score),
-    in both directions; links with a missing end are left out."""
-    ids = sorted(set(clause_ids))
-    out: list[tuple[int, int, float]] = []
-    # SQLite caps bound parameters; 500 at a time stays far below every limit.
-    for i in range(0, len(ids), 500):
-        chunk = ids[i : i + 500]
-        # Two indexed lookups: "alignment_id IN (...)" lets the source side use the
-        # (alignment_id, source_clause_id) index; the target side has its own.
-        forward = select(Link.source_clause_id, Link.target_clause_id, Link.score).where(
-            Link.alignment_id.in_(select(Alignment.id)), Link.source_clause_id.in_(chunk)
-        )
-        backward = select(Link.target_clause_id, Link.source_clause_id, Link.score).where(
-            Link.target_clause_id.in_(chunk)
-        )
-        for query in (forward, backward):
-            out.extend(
-                (a, b, float(score or 0.0))
-                for a, b, score in session.execute(query)
-                if a is not None and b is not None
-            )
-    return out

@@ -1,217 +1,279 @@
-"""The database side of search: SQL for SQLite (FTS5, bm25) and PostgreSQL (tsvector, ts_rank).
+"""The database side of search: SQL for SQLite (FTS5, bm25) and PostgreSQL (tsvector, ts_rank)
+over the index of distinct texts (store/search_index.py).
 
-The work is done by the database: Python only builds the query and groups nothing larger
-than one page of hits. Identical texts are grouped (the same rule in 14 English editions is
-one hit).
+The database matches and scores; Python gets back one row per distinct text (a "group": the
+same rule in 14 English editions is one group), never one per clause. Every function takes a
+SQLAlchemy Session or a LiteSession (store/sql.py) and writes plain SQL.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import text
-from sqlalchemy.exc import DBAPIError
-from sqlalchemy.orm import Session
-
 from ..errors import QueryError
-from ..store.queries import EditionInfo
-from ..store.search_index import FTS_TABLE, PG_TABLE, VOCAB_TABLE
-from ..text.fold import fold_words, is_han
-from .query import fts_match, pg_tsquery
+from ..store.search_index import (
+    FTS_TABLE,
+    GROUP_TABLE,
+    MEMBER_TABLE,
+    PG_TABLE,
+    VOCAB_TABLE,
+    group_key,
+)
+from ..store.sql import dialect_of, fetch, in_list, scalar, store_url
+from ..text.fold import is_han
+from .query import Expr
 
-# A hit whose language is the one the termbase gives for the query ranks higher: "pile" is a
-# French game term, so French clauses come before English ones about piles of cards.
-TERM_LANGUAGE_BOOST = 10.0  # in effect a sort key: the term's language first
-# A hit whose clause in another language holds the query's termbase translation ("stack"
-# beside a French clause with "pile") is what a concordance is for: rank it up.
-PIVOT_BOOST = 1.0  # per language that agrees
 # ts_rank weights {D, C, B, A}: the glossary term (A) 5x the body (D), as bm25 on SQLite;
 # normalization 1 divides by the log of the length, as bm25 favours short clauses.
 PG_WEIGHTS = "'{0.2, 0.2, 0.2, 1.0}'"
 
 
 @dataclass
-class MatchRow:
-    score: float
+class Group:
+    """One distinct text that matched: its score and the clauses (editions) holding it."""
+
+    id: int
+    score: float  # larger is better; comparable only within one query expression
     language: str
-    clause_ids: list[int]
-    edition_ids: list[int]
+    kind: str
+    term: str | None
+    # (edition id, clause id) of every clause holding the text, in the editions searched.
+    members: list[tuple[int, int]] = field(default_factory=list)
+    # The label each of those clauses prints (clause id -> label; None when unnumbered).
+    labels: dict[int, str | None] = field(default_factory=dict)
 
 
-def in_list(ids: list[int]) -> str:
-    # Integers from the store itself, never user text: safe to inline, and lets SQLite use
-    # the IN-list directly.
-    return ", ".join(str(int(i)) for i in ids) or "NULL"
+def _kind_sql(kinds: Sequence[str] | None, column: str = "g.kind") -> str:
+    return f"AND {column} IN ({', '.join(repr(k) for k in kinds)})" if kinds else ""
 
 
-def ranked_matches(
-    session: Session,
-    groups: list[list[str]],
-    editions: list[EditionInfo],
-    kinds: tuple[str, ...] | None,
-    boost_languages: list[str],
-    limit: int,
-    pivots: dict[int, int] | None = None,
-) -> list[MatchRow]:
-    """Ranked matches, identical texts grouped (the same rule in 14 English editions is one
-    hit), best first. Scores are positive, larger is better."""
-    dialect = session.get_bind().dialect.name
-    kind_sql = f"AND c.kind IN ({', '.join(repr(k) for k in kinds)})" if kinds else ""
-    boost = (
-        "CASE WHEN e.language IN ("
-        + ", ".join(f":bl{i}" for i in range(len(boost_languages)))
-        + f") THEN {TERM_LANGUAGE_BOOST} ELSE 1.0 END"
-        if boost_languages
-        else "1.0"
-    )
-    if pivots:
-        # Hits whose clauses in other languages hold the query's termbase translation (see
-        # crosslang.pivot_clauses): the more languages agree, the higher.
-        by_count: dict[int, list[int]] = {}
-        for cid, n in pivots.items():
-            by_count.setdefault(n, []).append(cid)
-        cases = " ".join(
-            f"WHEN c.id IN ({in_list(sorted(ids))}) THEN {1.0 + PIVOT_BOOST * n}"
-            for n, ids in sorted(by_count.items(), reverse=True)
-        )
-        boost += f" * max(CASE {cases} ELSE 1.0 END)"
-    params: dict[str, Any] = {f"bl{i}": lang for i, lang in enumerate(boost_languages)}
-    params["limit"] = limit
-    if dialect == "postgresql":
-        params["q"] = pg_tsquery(groups)
+def _lang_sql(languages: Sequence[str] | None, params: dict[str, Any]) -> str:
+    if not languages:
+        return ""
+    names = []
+    for i, lang in enumerate(languages):
+        params[f"lang{i}"] = lang
+        names.append(f":lang{i}")
+    return f"AND g.language IN ({', '.join(names)})"
+
+
+def ranked_groups(
+    db: Any,
+    expr: Expr,
+    *,
+    languages: Sequence[str] | None = None,
+    kinds: Sequence[str] | None = None,
+    limit: int = 100,
+) -> list[Group]:
+    """The best ``limit`` distinct texts matching ``expr``, best first (members not loaded)."""
+    params: dict[str, Any] = {"n": int(limit)}
+    where = _lang_sql(languages, params) + " " + _kind_sql(kinds)
+    if dialect_of(db) == "postgresql":
+        params["q"] = expr.tsquery()
         sql = f"""
-            SELECT max(ts_rank({PG_WEIGHTS}, d.tsv, q.q, 1)) * {boost} AS score, e.language,
-                   string_agg(c.id::text, ','), string_agg(c.edition_id::text, ',')
+            SELECT g.id, ts_rank({PG_WEIGHTS}, d.tsv, q.q, 1) AS score, g.language, g.kind, g.term
             FROM {PG_TABLE} d CROSS JOIN to_tsquery('simple', :q) AS q(q)
-            JOIN clause c ON c.id = d.clause_id
-            JOIN edition e ON e.id = c.edition_id
-            WHERE d.tsv @@ q.q AND c.edition_id IN ({in_list([e.id for e in editions])}) {kind_sql}
-            GROUP BY e.language, c.kind, c.term, c.norm
-            ORDER BY score DESC LIMIT :limit"""
+            JOIN {GROUP_TABLE} g ON g.id = d.group_id
+            WHERE d.tsv @@ q.q {where}
+            ORDER BY score DESC, g.id LIMIT :n"""
     else:
-        params["q"] = fts_match(groups)
+        params["q"] = expr.match()
         # bm25 is negative (more negative = better); the glossary term column weighs 5x.
-        # MATERIALIZED: bm25 only works in the FTS query itself, not once flattened into
-        # the outer GROUP BY.
+        # MATERIALIZED: bm25 only works in the FTS query itself, not once joined. Without
+        # a filter, the best rows are cut before the join (bm25 is computed for every match
+        # anyway; the join then reads 100 groups, not thousands).
+        cut = "" if where.strip() else "ORDER BY r LIMIT :n"
         sql = f"""
             WITH m AS MATERIALIZED (
                 SELECT rowid AS id, bm25({FTS_TABLE}, 1.0, 5.0) AS r
-                FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH :q)
-            SELECT -min(m.r) * {boost} AS score, e.language,
-                   group_concat(c.id), group_concat(c.edition_id)
-            FROM m
-            JOIN clause c ON c.id = m.id
-            JOIN edition e ON e.id = c.edition_id
-            WHERE c.edition_id IN ({in_list([e.id for e in editions])}) {kind_sql}
-            GROUP BY e.language, c.kind, c.term, c.norm
-            ORDER BY score DESC LIMIT :limit"""
+                FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH :q {cut})
+            SELECT g.id, -m.r AS score, g.language, g.kind, g.term
+            FROM m JOIN {GROUP_TABLE} g ON g.id = m.id
+            WHERE 1 = 1 {where}
+            ORDER BY m.r, g.id LIMIT :n"""
     try:
-        rows = session.execute(text(sql), params).all()
-    except DBAPIError as exc:
+        rows = fetch(db, sql, params)
+    except Exception as exc:  # the driver's error, whichever driver it is
+        if not _is_query_error(exc):
+            raise
         # Should not happen (every word is quoted), but a query must never become a traceback.
-        raise QueryError(f"cannot search for that query: {exc.orig}") from None
-    return [MatchRow(float(score or 0.0), lang, _ids(ids), _ids(eds)) for score, lang, ids, eds in rows]
+        raise QueryError(f"cannot search for that query: {exc}") from None
+    return [Group(r[0], float(r[1] or 0.0), r[2], r[3], r[4]) for r in rows]
 
 
-def vocabulary(session: Session) -> tuple[str, ...]:
-    """Every word of the index a person might mistype (for the fuzzy fallback), sorted."""
-    dialect = session.get_bind().dialect.name
-    marker = session.execute(text("SELECT max(id) FROM clause")).scalar() or 0
-    key = (str(session.get_bind().url), dialect, int(marker))
+def _is_query_error(exc: Exception) -> bool:
+    name = type(exc).__name__
+    return name in ("OperationalError", "ProgrammingError", "DBAPIError", "SyntaxError")
+
+
+def document_count(db: Any, expr: Expr) -> int:
+    """How many distinct texts match ``expr`` (for the rarity of a query word)."""
+    if dialect_of(db) == "postgresql":
+        sql = f"SELECT count(*) FROM {PG_TABLE} WHERE tsv @@ to_tsquery('simple', :q)"
+        return int(scalar(db, sql, {"q": expr.tsquery()}) or 0)
+    sql = f"SELECT count(*) FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH :q"
+    return int(scalar(db, sql, {"q": expr.match()}) or 0)
+
+
+def total_documents(db: Any) -> int:
+    # Group ids are dense (store/search_index.py), so the largest is the count, read from
+    # the primary key's last entry instead of a scan.
+    return int(scalar(db, f"SELECT max(id) FROM {GROUP_TABLE}") or 0)
+
+
+def load_members(db: Any, groups: Iterable[Group], edition_ids: set[int] | None) -> None:
+    """Fill each group's members, keeping only the clauses of ``edition_ids`` (None: all)."""
+    by_id = {g.id: g for g in groups}
+    if not by_id:
+        return
+    for g in by_id.values():
+        g.members, g.labels = [], {}
+    ids = sorted(by_id)
+    for i in range(0, len(ids), 900):
+        rows = fetch(
+            db,
+            f"SELECT group_id, edition_id, clause_id, label FROM {MEMBER_TABLE} "
+            f"WHERE group_id IN ({in_list(ids[i : i + 900])})",
+            plain=True,
+        )
+        for gid, eid, cid, label in rows:
+            if edition_ids is None or eid in edition_ids:
+                by_id[gid].members.append((eid, cid))
+                by_id[gid].labels[cid] = label
+
+
+def sample_clauses(db: Any, group_ids: Iterable[int]) -> dict[int, int]:
+    """One clause id per group (any: a group's clauses hold the same text), for groups
+    holding at least one clause."""
+    ids = sorted(set(group_ids))
+    out: dict[int, int] = {}
+    for i in range(0, len(ids), 900):
+        rows = fetch(
+            db,
+            f"SELECT group_id, min(clause_id) FROM {MEMBER_TABLE} "
+            f"WHERE group_id IN ({in_list(ids[i : i + 900])}) GROUP BY group_id",
+        )
+        out.update((gid, cid) for gid, cid in rows)
+    return out
+
+
+def glossary_groups(db: Any, keys: Sequence[str], kinds: Sequence[str] | None) -> list[Group]:
+    """The glossary texts whose term is exactly one of ``keys`` (search_index.term_key)."""
+    if not keys or (kinds and "glossary" not in kinds):
+        return []
+    params = {f"k{i}": k for i, k in enumerate(keys)}
+    rows = fetch(
+        db,
+        f"SELECT id, language, kind, term FROM {GROUP_TABLE} "
+        f"WHERE term_key IN ({', '.join(':' + k for k in params)})",
+        params,
+    )
+    return [Group(r[0], 0.0, r[1], r[2], r[3]) for r in rows]
+
+
+def groups_of_clauses(db: Any, clauses: Sequence[Any], languages: dict[int, str]) -> list[Group]:
+    """The groups holding these clause rows (id, edition_id, kind, term, norm), found by the
+    group key (an index probe; no clause -> group index is needed)."""
+    keys = {group_key(languages[c.edition_id], c.kind, c.term, c.norm) for c in clauses}
+    if not keys:
+        return []
+    params = {f"k{i}": k for i, k in enumerate(sorted(keys))}
+    rows = fetch(
+        db,
+        f"SELECT id, language, kind, term FROM {GROUP_TABLE} "
+        f"WHERE key IN ({', '.join(':' + k for k in params)})",
+        params,
+    )
+    return [Group(r[0], 0.0, r[1], r[2], r[3]) for r in rows]
+
+
+def group_rows(db: Any, ids: Iterable[int]) -> list[Group]:
+    """Groups by id (members not loaded)."""
+    ids = sorted(set(ids))
+    if not ids:
+        return []
+    rows = fetch(
+        db, f"SELECT id, language, kind, term FROM {GROUP_TABLE} WHERE id IN ({in_list(ids)})"
+    )
+    return [Group(r[0], 0.0, r[1], r[2], r[3]) for r in rows]
+
+
+def clauses_labelled(
+    db: Any, pairs: Sequence[tuple[int, str]], kinds: Sequence[str] = ("rule", "heading")
+) -> list[Any]:
+    """Clauses carrying a label in an edition, for (edition id, label) pairs (the label
+    index does it)."""
+    if not pairs:
+        return []
+    labels = sorted({lab for _e, lab in pairs})
+    editions = sorted({e for e, _lab in pairs})
+    params = {f"l{i}": lab for i, lab in enumerate(labels)}
+    rows = fetch(
+        db,
+        "SELECT id, edition_id, kind, label, parent, term, norm, raw FROM clause "
+        f"WHERE label IN ({', '.join(':' + k for k in params)}) "
+        f"AND kind IN ({', '.join(repr(k) for k in kinds)}) "
+        f"AND edition_id IN ({in_list(editions)})",
+        params,
+    )
+    wanted = set(pairs)
+    return [r for r in rows if (r.edition_id, r.label) in wanted]
+
+
+def load_clauses(db: Any, ids: Iterable[int]) -> dict[int, Any]:
+    ids = sorted(set(ids))
+    out: dict[int, Any] = {}
+    for i in range(0, len(ids), 900):
+        rows = fetch(
+            db,
+            "SELECT id, edition_id, kind, label, label_inferred, parent, term, raw, norm, refs "
+            f"FROM clause WHERE id IN ({in_list(ids[i : i + 900])})",
+        )
+        out.update((r.id, r) for r in rows)
+    return out
+
+
+def vocabulary(db: Any) -> dict[str, int]:
+    """Every word of the index a person might mistype, with the number of distinct texts
+    holding it (for the fuzzy fallback). Cached per store and index size."""
+    marker = total_documents(db)
+    key = (store_url(db), int(marker))
     cached = _VOCAB_CACHE.get(key)
     if cached is not None:
         return cached
-    if dialect == "postgresql":
-        sql = f"SELECT word FROM ts_stat('SELECT tsv FROM {PG_TABLE}')"
+    if dialect_of(db) == "postgresql":
+        sql = f"SELECT word, ndoc FROM ts_stat('SELECT tsv FROM {PG_TABLE}')"
     else:
-        sql = f"SELECT term FROM {VOCAB_TABLE}"
+        sql = f"SELECT term, doc FROM {VOCAB_TABLE}"
     # Only words a person might mistype: no digits, no single Han characters.
-    words = tuple(sorted(w for (w,) in session.execute(text(sql)) if w.isalpha() and not is_han(w)))
+    words = {w: int(n) for w, n in fetch(db, sql) if w.isalpha() and not is_han(w)}
     _VOCAB_CACHE.clear()  # one store at a time is the normal case; keep memory flat
     _VOCAB_CACHE[key] = words
     return words
 
 
-_VOCAB_CACHE: dict[tuple[str, str, int], tuple[str, ...]] = {}
+_VOCAB_CACHE: dict[tuple[str, int], dict[str, int]] = {}
 
 
-def load_clauses(session: Session, ids: list[int]) -> dict[int, Any]:
-    if not ids:
-        return {}
-    rows = session.execute(
-        text(
-            "SELECT id, edition_id, kind, label, parent, term, raw FROM clause "
-            f"WHERE id IN ({in_list(ids)})"
-        )
-    ).all()
-    return {r.id: r for r in rows}
-
-
-def clauses_labelled(session: Session, labels: list[str], edition_ids: list[int]) -> list[Any]:
-    """The rule and heading clauses carrying one of ``labels`` (the label index does it)."""
-    if not labels:
-        return []
-    params = {f"l{i}": lab for i, lab in enumerate(labels)}
-    return session.execute(
-        text(
-            "SELECT id, edition_id, kind, label, parent, term, raw FROM clause "
-            f"WHERE label IN ({', '.join(':' + k for k in params)}) "
-            f"AND kind IN ('rule', 'heading') AND edition_id IN ({in_list(edition_ids)})"
-        ),
-        params,
-    ).all()
-
-
-def glossary_entries(session: Session, forms: list[str], edition_ids: list[int]) -> list[Any]:
-    """Glossary clauses whose term may be one of ``forms`` (the caller compares exactly).
-
-    On SQLite through the index's term column: ``clause.term`` has no index of its own and
-    a scan of the clause table costs more than the whole search."""
-    cols = "c.id, c.edition_id, c.kind, c.label, c.parent, c.term, c.raw"
-    where = f"c.kind = 'glossary' AND c.edition_id IN ({in_list(edition_ids)})"
-    if session.get_bind().dialect.name == "postgresql":
-        params = {f"t{i}": t for i, t in enumerate(forms)}
-        sql = (
-            f"SELECT {cols} FROM clause c WHERE {where} "
-            f"AND lower(c.term) IN ({', '.join(':' + k for k in params)})"
-        )
-        return session.execute(text(sql), params).all()
-    phrases = [fold_words(f) for f in forms]
-    match = (
-        "term : ("
-        + " OR ".join(
-            "(" + fts_match([[w] for w in ws]).replace('"*', '"') + ")" for ws in phrases if ws
-        )
-        + ")"
-    )
-    sql = (
-        f"SELECT {cols} FROM {FTS_TABLE} f JOIN clause c ON c.id = f.rowid "
-        f"WHERE {FTS_TABLE} MATCH :q AND {where}"
-    )
-    return session.execute(text(sql), {"q": match}).all()
-
-
-def _ids(value: object) -> list[int]:
-    return [int(x) for x in str(value).split(",")]
-
-
-def rule_matches(
-    session: Session, label: str, edition_ids: list[int], kinds: tuple[str, ...] | None
-) -> list[MatchRow]:
-    """The clauses labelled ``label`` (rules and headings), identical texts grouped."""
-    kind_sql = f"AND c.kind IN ({', '.join(repr(k) for k in kinds)})" if kinds else ""
-    if session.get_bind().dialect.name == "postgresql":
-        agg, agg_e = "string_agg(c.id::text, ',')", "string_agg(c.edition_id::text, ',')"
-    else:
-        agg, agg_e = "group_concat(c.id)", "group_concat(c.edition_id)"
-    rows = session.execute(
-        text(
-            f"SELECT e.language, {agg}, {agg_e} FROM clause c JOIN edition e ON e.id = c.edition_id "
-            f"WHERE c.label = :label AND c.kind IN ('rule', 'heading') {kind_sql} "
-            f"AND c.edition_id IN ({in_list(edition_ids)}) "
-            "GROUP BY e.language, c.kind, c.norm"
-        ),
+def rule_groups(
+    db: Any, label: str, edition_ids: list[int], kinds: Sequence[str] | None
+) -> list[tuple[str, list[int], list[int]]]:
+    """The clauses labelled ``label`` (rules and headings), identical texts grouped: one
+    (language, clause ids, edition ids) per text."""
+    kind_sql = _kind_sql(kinds, "c.kind")
+    rows = fetch(
+        db,
+        "SELECT e.language, c.kind, c.norm, c.id, c.edition_id FROM clause c "
+        "JOIN edition e ON e.id = c.edition_id "
+        f"WHERE c.label = :label AND c.kind IN ('rule', 'heading') {kind_sql} "
+        f"AND c.edition_id IN ({in_list(edition_ids)}) ORDER BY c.id",
         {"label": label},
-    ).all()
-    return [MatchRow(1.0, lang, _ids(ids), _ids(eds)) for lang, ids, eds in rows]
+    )
+    grouped: dict[tuple[str, str, str], tuple[list[int], list[int]]] = {}
+    for lang, kind, norm, cid, eid in rows:
+        ids, eds = grouped.setdefault((lang, kind, norm), ([], []))
+        ids.append(cid)
+        eds.append(eid)
+    return [(k[0], ids, eds) for k, (ids, eds) in grouped.items()]

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy.orm import Session
-
-from ..align.storage import links_touching
+from ..align.links import links_touching
 from ..store.queries import EditionInfo
+from ..store.search_index import GROUP_TABLE, term_key
+from ..store.sql import fetch, in_list
 from ..termbase import Termbase
 from ..text.fold import fold, fold_words
 from ..text.language import language_order, same_language, same_tag
-from .backend import clauses_labelled, glossary_entries, load_clauses, ranked_matches
-from .hits import make_hits
+from .backend import Group, groups_of_clauses, load_clauses, load_members, ranked_groups
+from .query import Expr, Term
 from .results import Aligned, Hit
 
 PIVOT_HITS = 20  # per translation language
@@ -33,15 +33,26 @@ def _era(date: str | None) -> bool:
 
 
 def _preference(
-    hit: Hit, cand: EditionInfo, by_id: dict[int, EditionInfo], doc_of: dict[int, str]
+    hit: Hit,
+    cand: EditionInfo,
+    by_id: dict[int, EditionInfo],
+    doc_of: dict[int, str],
+    where: dict[int, tuple[set, set]] | None = None,
 ) -> tuple | None:
     """Whether (None: no) and how well an edition of another language sits beside a hit:
     the same source page (a bilingual page), or the same date as one of the editions holding
     the hit's text. Rule numbers move
     between editions, so a label is never matched to an edition of another date: no clause
-    is better than the wrong one."""
-    dates = {by_id[e].date for e in hit.edition_ids if e in by_id}
-    docs = {doc_of.get(e) for e in hit.edition_ids}
+    is better than the wrong one. ``where`` caches each hit's (dates, pages)."""
+    known = where.get(hit.clause_id) if where is not None else None
+    if known is None:
+        known = (
+            {by_id[e].date for e in hit.edition_ids if e in by_id},
+            {doc_of.get(e) for e in hit.edition_ids},
+        )
+        if where is not None:
+            where[hit.clause_id] = known
+    dates, docs = known
     same_doc = doc_of.get(cand.id) in docs
     # Two undated scraped pages may quote different editions: only the pivot check
     # (_pivot_agrees) may put one beside the other.
@@ -71,8 +82,65 @@ def _pivot_agrees(hit: Hit, cand: EditionInfo, rows: list[Any], alive: list[Edit
     )
 
 
+def _labelled(db: Any, labels: list[str], edition_ids: list[int]) -> list[Any]:
+    """The rule and heading clauses carrying one of ``labels`` (the label index does it)."""
+    if not labels:
+        return []
+    params = {f"l{i}": lab for i, lab in enumerate(labels)}
+    return fetch(
+        db,
+        "SELECT id, edition_id, kind, label, parent, term, raw FROM clause "
+        f"WHERE label IN ({', '.join(':' + k for k in params)}) "
+        f"AND kind IN ('rule', 'heading') AND edition_id IN ({in_list(edition_ids)})",
+        params,
+    )
+
+
+def _glossary_entries(db: Any, forms: list[str], edition_ids: list[int]) -> list[Any]:
+    """Glossary clauses whose term is one of ``forms`` (exactly, as search_index.term_key
+    reads a term), in these editions: through the index's group table."""
+    keys = sorted({term_key(f) for f in forms if term_key(f)})
+    if not keys:
+        return []
+    params = {f"k{i}": k for i, k in enumerate(keys)}
+    groups = [
+        Group(r[0], 0.0, r[1], "glossary", r[2])
+        for r in fetch(
+            db,
+            f"SELECT id, language, term FROM {GROUP_TABLE} "
+            f"WHERE term_key IN ({', '.join(':' + k for k in params)})",
+            params,
+        )
+    ]
+    load_members(db, groups, set(edition_ids))
+    rows = load_clauses(db, [cid for g in groups for _e, cid in g.members])
+    return list(rows.values())
+
+
+def _reachable(hits: list[Hit], alive: list[EditionInfo], by_id: dict[int, EditionInfo]) -> list[int]:
+    """The editions a clause beside these hits can come from (see _preference): another
+    language's edition of one of a hit's dates or pages, and the undated pages (whose own
+    clauses _pivot_agrees compares). Not the other 100 English editions of an archive."""
+    places: dict[str, tuple[set, set]] = {}  # per hit language: its hits' dates and pages
+    for h in hits:
+        dates, docs = places.setdefault(h.language, (set(), set()))
+        for e in h.edition_ids:
+            if e in by_id:
+                dates.add(by_id[e].date)
+                docs.add(by_id[e].source)
+    return [
+        e.id
+        for e in alive
+        if e.date is None
+        or any(
+            (e.date in dates or e.source in docs) and not same_language(e.language, lang)
+            for lang, (dates, docs) in places.items()
+        )
+    ]
+
+
 def attach_aligned(
-    session: Session,
+    session: Any,
     hits: list[Hit],
     alive: list[EditionInfo],
     termbase: Termbase,
@@ -86,6 +154,7 @@ def attach_aligned(
     by_id = {e.id: e for e in alive}
     doc_of = {e.id: e.source for e in alive}
     found: dict[int, dict[str, tuple[tuple, Aligned]]] = {h.clause_id: {} for h in hits}
+    places: dict[int, tuple[set, set]] = {}  # per hit: its editions' dates and pages
 
     def offer(hit: Hit, row: Any, via: str, rank: float = 0.0, checked: bool = False) -> None:
         info = by_id.get(row.edition_id)
@@ -93,7 +162,7 @@ def attach_aligned(
             return
         if same_language(info.language, hit.language):
             return  # zh-Hans beside zh-Hant is the same language
-        where = _preference(hit, info, by_id, doc_of)
+        where = _preference(hit, info, by_id, doc_of, places)
         if where is None and not (via == "link" or checked):
             return
         pref = (via == "link", rank, *(where or (False, "")))
@@ -115,18 +184,23 @@ def attach_aligned(
     # Links may sit on any clause of a grouped hit (the same text in other editions).
     by_clause = {cid: h for h in hits for cid in h.clause_ids}
     hit_ids = list(by_clause)
-    # 1. Links stored by the aligner, in either direction.
-    pairs = links_touching(session, hit_ids)
+    other_ids = _reachable(hits, alive, by_id)
+    # 1. Links stored by the aligner, in either direction: those of alignments with an
+    # edition of another language (a link may join any two languages, whatever their dates).
+    languages = {h.language for h in hits}
+    others_any = [
+        e.id for e in alive if not all(same_language(e.language, lang) for lang in languages)
+    ]
+    pairs = links_touching(session, hit_ids, others_any)
     others = load_clauses(session, [b for _a, b, _s in pairs])
     for a, b, score in pairs:
         if b in others and a in by_clause:
             offer(by_clause[a], others[b], "link", score)
 
-    other_ids = [e.id for e in alive]
     # 2. The same rule number in the other languages' editions (the label index does it).
     labelled = [h for h in hits if h.label and h.kind in ("rule", "heading")]
     if labelled:
-        rows = clauses_labelled(session, sorted({h.label or "" for h in labelled}), other_ids)
+        rows = _labelled(session, sorted({h.label or "" for h in labelled}), other_ids)
         same_label: dict[str, list[Any]] = {}
         for row in rows:
             same_label.setdefault(row.label, []).append(row)
@@ -160,7 +234,7 @@ def attach_aligned(
                     if not same_tag(lang, h.language):
                         wanted.setdefault(fold(form), set()).add((h.clause_id, lang))
         if wanted:
-            rows = glossary_entries(session, sorted(wanted), other_ids)
+            rows = _glossary_entries(session, sorted(wanted), other_ids)
             for row in rows:
                 for cid, lang in wanted.get(fold(row.term), ()):
                     # The French "pile" must not pick the English entry "Pile".
@@ -175,30 +249,78 @@ def attach_aligned(
         ]
 
 
-def pivot_clauses(
-    session: Session,
+def concordant_groups(
+    db: Any,
     translations: dict[str, list[str]],
     query_languages: list[str],
-    alive: list[EditionInfo],
+    by_id: dict[int, EditionInfo],
     kinds: tuple[str, ...] | None,
     termbase: Termbase,
-) -> dict[int, int]:
-    """Clauses in the query's language aligned to a clause holding the query's translation:
-    for "stack", the English clauses whose French, Spanish or Chinese side says pile, pila,
-    堆叠. A small search per translation language, then the usual (cheap) alignment."""
-    agree: dict[int, set[str]] = {}
-    by_id = {e.id: e for e in alive}
+) -> set[int]:
+    """Texts in the query's language whose clause in another language holds the query's
+    translation: for "stack", the English clauses whose French, Spanish or Chinese side says
+    pile, pila, 堆叠 (a concordance). A small search per translation language, then one
+    (cheap) alignment of them all; rank.py uses it only to order the rules that use a term."""
+    alive = list(by_id.values())
+    probes: list[Group] = []
     for lang, forms in translations.items():
         eds = [e for e in alive if same_tag(e.language, lang)]
         words = fold_words(forms[0]) if forms else []
         if not eds or not words or len(eds) > PIVOT_MAX_EDITIONS:
             continue
-        rows = ranked_matches(session, [[w] for w in words], eds, kinds, [], PIVOT_HITS)
-        hits = make_hits(session, rows, by_id, False, words)
-        attach_aligned(session, hits, alive, termbase)
-        for h in hits:
-            for a in h.aligned:
-                if any(same_tag(a.language, q) for q in query_languages):
-                    agree.setdefault(a.clause_id, set()).add(lang)
-    return {cid: len(langs) for cid, langs in agree.items()}
+        expr = Expr(tuple(Term((w,)) for w in words), "and")
+        groups = ranked_groups(
+            db, expr, languages=sorted({e.language for e in eds}), kinds=kinds, limit=PIVOT_HITS
+        )
+        for g in groups:
+            g.members = [(-1, -1)]  # filled below, for these editions only
+        probes += groups
+    if not probes:
+        return set()
+    allowed = {e.id for e in alive if any(same_tag(e.language, lang) for lang in translations)}
+    load_members(db, probes, allowed)
+    hits = [_probe(g, by_id) for g in probes if g.members]
+    rows = load_clauses(db, [h.clause_id for h in hits])
+    for h in hits:
+        row = rows[h.clause_id]
+        h.label, h.parent, h.text, h.kind, h.term = (
+            row.label,
+            row.parent,
+            row.raw,
+            row.kind,
+            row.term,
+        )
+    attach_aligned(db, hits, alive, termbase)
+    agree = {
+        a.clause_id
+        for h in hits
+        for a in h.aligned
+        if any(same_tag(a.language, q) for q in query_languages)
+    }
+    if not agree:
+        return set()
+    rows = load_clauses(db, agree)
+    languages = {e.id: e.language for e in alive}
+    return {g.id for g in groups_of_clauses(db, list(rows.values()), languages)}
 
+
+def _probe(group: Group, by_id: dict[int, EditionInfo]) -> Hit:
+    """A bare hit for a group (its newest clause), for attach_aligned to fill."""
+    eid, cid = max(group.members, key=lambda m: (by_id[m[0]].date or "", m[0], m[1]))
+    info = by_id[eid]
+    newest_first = sorted(group.members, key=lambda m: (by_id[m[0]].date or "", m[0]), reverse=True)
+    return Hit(
+        clause_id=cid,
+        edition=info.slug,
+        edition_id=eid,
+        language=group.language,
+        kind=group.kind,
+        label=None,
+        parent=None,
+        term=group.term,
+        text="",
+        score=0.0,
+        editions=[by_id[e].slug for e, _c in newest_first],
+        edition_ids=[e for e, _c in newest_first],
+        clause_ids=[c for _e, c in newest_first],
+    )

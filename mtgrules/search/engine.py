@@ -1,37 +1,95 @@
 """`mtgrules search`: ranked full-text hits in every language, each with its aligned clauses.
 
-The steps, one module each: the query checked and folded (query.py), matched and ranked by
-the database (backend.py), a fuzzy fallback for mistyped words (fuzzy.py), hits built from the
-matches (hits.py), and the clauses in other languages attached (crosslang.py).
+The steps, one module each: the query checked and cut into terms (query.py); candidate texts
+matched and scored by the database (backend.py) - all the terms, the terms as one phrase,
+and, when those are few, any of the terms (the fallback for questions); the glossary entry
+that is exactly the term and the rules it points to; mistyped words corrected (fuzzy.py);
+the candidates put in the librarian's order (rank.py); one hit per clause lineage
+(hits.py); the clauses in other languages attached (crosslang.py).
+
+Takes a SQLAlchemy Session or a LiteSession (store/sql.py): the CLI searches without
+importing SQLAlchemy.
 """
 
 from __future__ import annotations
 
-from sqlalchemy.orm import Session
+from dataclasses import dataclass, field
+from typing import Any
 
 from ..errors import QueryError
 from ..store.queries import EditionInfo, filter_editions, list_editions
-from ..termbase import load_termbase
+from ..store.search_index import term_key
+from ..termbase import Termbase, load_termbase
+from ..text.detect import spelled_languages
 from ..text.fold import fold_words
 from ..text.labels import match_rule_query
-from ..text.language import language_order, same_tag
-from .backend import ranked_matches, rule_matches
-from .crosslang import attach_aligned, pivot_clauses
-from .fuzzy import FUZZY_BELOW, fuzzy_groups
-from .hits import make_hits
+from ..text.language import language_order, same_language, same_tag
+from .backend import (
+    Group,
+    clauses_labelled,
+    document_count,
+    glossary_groups,
+    group_rows,
+    groups_of_clauses,
+    load_clauses,
+    load_members,
+    ranked_groups,
+    rule_groups,
+    sample_clauses,
+    total_documents,
+)
+from .crosslang import attach_aligned, concordant_groups
+from .fuzzy import corrections
+from .hits import Ranked, attach_labels, lineages, make_hits, newest_member
 from .query import (
     DEFAULT_LIMIT,
     MAX_LIMIT,
-    STOP_WORDS,
+    Expr,
+    ParsedQuery,
+    Term,
     check_query,
+    han_pieces,
+    index_tokens,
     kinds_of,
-    query_words_checked,
+    parse_query,
+    stem,
 )
+from .rank import Features, has_phrase, longest_run, nearness, rarity, term_in
 from .results import SearchResult
+
+# Distinct texts fetched per expression: each lineage may need several (one per wording),
+# and a page is 20 lineages by default.
+CANDIDATES = 100
+# Fewer full matches than this many hits and the partial matches (any of the words) join.
+FEW = 3
+# The candidates whose words are examined (phrase, nearness) per expression, best first.
+EXAMINED = 60
+
+
+@dataclass
+class _Plan:
+    """What one search is allowed to see and what it prefers."""
+
+    db: Any
+    kinds: tuple[str, ...] | None
+    allowed: set[int]  # edition ids searched
+    languages: list[str] | None  # edition languages searched when --lang narrows them
+    preferred: list[str]  # the query's languages (tags), ranked first
+    preferred_tags: list[str]  # the store's edition languages that are those
+    by_id: dict[int, EditionInfo]
+    limit: int
+    restricted: bool = False  # only some editions (--edition, --as-of): filter texts early
+
+
+@dataclass
+class _Candidate:
+    group: Group
+    tier: int = 2
+    scores: dict[str, float] = field(default_factory=dict)  # per expression: and, or, phrase
 
 
 def search(
-    session: Session,
+    session: Any,
     query: str,
     *,
     language: str | None = None,
@@ -54,70 +112,343 @@ def search(
     if rule:
         return _rule_search(session, query, rule, editions, kinds, by_id, limit)
 
-    words = query_words_checked(query)
+    parsed = parse_query(query)
     termbase = load_termbase(session)
-    matches = termbase.lookup(query)
-    query_languages = sorted({lang for _c, lang in matches})
-    translations: dict[str, list[str]] = {}
-    for concept, _lang in sorted(matches):
-        for lang, form in termbase.concepts.get(concept, []):
-            if not any(same_tag(lang, q) for q in query_languages):
-                translations.setdefault(lang, [])
-                if form not in translations[lang]:
-                    translations[lang].append(form)
-    boost = [
-        e.language for e in alive if any(same_tag(e.language, q) for q in query_languages)
-    ]
-
-    content = [w for w in words if w not in STOP_WORDS] or words
-    groups = [[w] for w in content]
-    highlight = list(content)
-    pivots: dict[int, int] = {}
-    if aligned and translations:
-        pivots = pivot_clauses(session, translations, query_languages, alive, kinds, termbase)
-    rows = ranked_matches(session, groups, editions, kinds, sorted(set(boost)), limit, pivots)
+    term_languages, translations = _translations(termbase, query)
+    preferred = _preferred(query, language, term_languages)
+    plan = _Plan(
+        session,
+        kinds,
+        {e.id for e in editions},
+        sorted({e.language for e in editions}) if (language or edition) else None,
+        preferred,
+        sorted({e.language for e in alive if any(same_language(e.language, p) for p in preferred)}),
+        by_id,
+        limit,
+        restricted=bool(edition) or as_of is not None,
+    )
+    dfs: dict[Term, int] = {}
+    terms, fuzzy_words = _resolve_terms(session, parsed, dfs)
+    ranked = _rank(
+        plan,
+        parsed,
+        terms,
+        fixes=fuzzy_words,
+        translations=translations,
+        term_languages=term_languages,
+        termbase=termbase,
+        aligned=aligned,
+        dfs=dfs,
+    )
+    highlight = sorted({w for t in terms for w in t.alts})
     # Asked for a language the query's term is not in ("stack" --lang fr) and it finds next
     # to nothing there as typed: search that language's form of the term instead ("pile").
     # As typed first, because "pile" --lang en means English piles of cards.
     if (
         language
-        and len(rows) < min(FUZZY_BELOW, limit)
-        and query_languages
-        and not any(same_tag(language, q) for q in query_languages)
+        and len(ranked) < min(FEW, limit)
+        and term_languages
+        and not any(same_tag(language, q) for q in term_languages)
     ):
-        forms = [
-            f for lang, fs in translations.items() if same_tag(lang, language) for f in fs
-        ]
+        forms = [f for lang, fs in translations.items() if same_tag(lang, language) for f in fs]
         form_words = [fw for fw in (fold_words(f) for f in forms) if fw]
         if form_words:
             single = [fw[0] for fw in form_words if len(fw) == 1]
             # Several one-word forms: any of them; else the first form, all its words.
-            groups = [single] if len(single) > 1 else [[w] for w in form_words[0]]
-            highlight = [w for fw in form_words for w in fw]
-            rows = ranked_matches(session, groups, editions, kinds, [], limit)
-    hits = make_hits(session, rows, by_id, False, highlight)
-    fuzzy_words: dict[str, list[str]] = {}
-    if len(hits) < min(FUZZY_BELOW, limit):
-        fgroups, fuzzy_words = fuzzy_groups(session, [w for g in groups for w in g])
-        if not fuzzy_words and len(groups) > 1:
-            # Every word is known but not all together: any of them, still marked fuzzy.
-            fgroups = [[w for g in groups for w in g]]
-        if fuzzy_words or len(groups) > 1:
-            seen = {h.clause_id for h in hits}
-            more = ranked_matches(session, fgroups, editions, kinds, sorted(set(boost)), limit)
-            fwords = [w for g in fgroups for w in g]
-            extra = [
-                h for h in make_hits(session, more, by_id, True, fwords) if h.clause_id not in seen
-            ]
-            hits += extra[: limit - len(hits)]
+            if len(single) > 1:
+                terms = [Term(tuple(single))]
+                text = forms[[len(fw) == 1 for fw in form_words].index(True)]
+            else:
+                terms = [Term((w,)) for w in form_words[0]]
+                text = forms[0]
+            alt = ParsedQuery(text, form_words[0], terms, index_tokens(text))
+            plan.preferred = [language]
+            ranked = _rank(
+                plan,
+                alt,
+                terms,
+                fixes={},
+                translations={},
+                term_languages=[],
+                termbase=termbase,
+                aligned=False,
+                dfs=dfs,
+            )
+            highlight = sorted({w for fw in form_words for w in fw})
+            fuzzy_words = {}
+
+    def load(batch: list[Ranked]) -> None:
+        """Members (in the editions searched) and the newest clause of these candidates."""
+        load_members(session, [r.group for r in batch], plan.allowed)
+        newest = {
+            r.group.id: newest_member(r.group.members, by_id) for r in batch if r.group.members
+        }
+        rows = load_clauses(session, [cid for _e, cid in newest.values()])
+        for r in batch:
+            if r.group.id in newest:
+                r.clause = rows[newest[r.group.id][1]]
+        attach_labels(session, [r for r in batch if r.group.id in newest])
+
+    hits = make_hits(session, lineages(ranked, limit, load), by_id, highlight)
     if aligned:
         attach_aligned(session, hits, alive, termbase)
-    return SearchResult(query, "text", words, hits, fuzzy_words, translations)
+    return SearchResult(
+        query, "text", parsed.words, hits, fuzzy_words, translations, list(preferred)
+    )
 
+
+def _translations(termbase: Termbase, query: str) -> tuple[list[str], dict[str, list[str]]]:
+    """The languages the termbase says the query is a term of, and its forms in the others."""
+    matches = termbase.lookup(query)
+    languages = sorted({lang for _c, lang in matches})
+    out: dict[str, list[str]] = {}
+    for concept, _lang in sorted(matches):
+        for lang, form in termbase.concepts.get(concept, []):
+            if not any(same_tag(lang, q) for q in languages):
+                out.setdefault(lang, [])
+                if form not in out[lang]:
+                    out[lang].append(form)
+    return languages, out
+
+
+def _preferred(query: str, language: str | None, term_languages: list[str]) -> list[str]:
+    """The query's languages: --lang; else what its spelling shows (maná, coût, 堆疊); else
+    what the termbase says it is a term of (pile: French); else English."""
+    if language:
+        return [language]
+    return spelled_languages(query) or term_languages or ["en"]
+
+
+def _df(db: Any, term: Term, cache: dict[Term, int]) -> int:
+    """How many distinct texts hold ``term`` (once per search)."""
+    if term not in cache:
+        cache[term] = document_count(db, Expr((term,)))
+    return cache[term]
+
+
+def _resolve_terms(
+    db: Any, parsed: ParsedQuery, dfs: dict[Term, int]
+) -> tuple[list[Term], dict[str, list[str]]]:
+    """The terms to search: a Chinese run that matches nothing whole becomes its
+    two-character pieces (起手牌有几张: 起手, 手牌); a word the index does not hold becomes
+    its nearest indexed words (fuzzy.py)."""
+    terms: list[Term] = []
+    for t in parsed.terms:
+        if t.han and len(t.alts[0]) >= 3 and _df(db, t, dfs) == 0:
+            terms += [Term((p,)) for p in han_pieces(t.alts[0]) if Term((p,)) not in terms]
+        else:
+            terms.append(t)
+    unknown = [t.alts[0] for t in terms if not t.han and document_count(db, Expr((t,))) == 0]
+    fixes = corrections(db, unknown) if unknown else {}
+    if fixes:
+        terms = [Term(tuple(fixes[t.alts[0]])) if t.alts[0] in fixes else t for t in terms]
+    return terms, fixes
+
+
+def _glossary_keys(parsed: ParsedQuery, fixes: dict[str, list[str]]) -> list[str]:
+    """The exact glossary terms the query may name: as typed, with plurals made singular
+    ("poison counters" -> Poison Counter), a mistyped word replaced by its correction."""
+    words = [fixes[w][0] if w in fixes else w for w in parsed.words]
+    singular = [_singular(w) for w in words]
+    variants = {" ".join(words), " ".join(singular), " ".join([*words[:-1], singular[-1]])}
+    return sorted({term_key(v) for v in variants if v})
+
+
+def _singular(word: str) -> str:
+    """English, French and Spanish plurals by their last letter (counters, coûts, costes);
+    Chinese has none."""
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def _rank(
+    plan: _Plan,
+    parsed: ParsedQuery,
+    terms: list[Term],
+    *,
+    fixes: dict[str, list[str]],
+    translations: dict[str, list[str]],
+    term_languages: list[str],
+    termbase: Termbase,
+    aligned: bool,
+    dfs: dict[Term, int],
+) -> list[Ranked]:
+    db = plan.db
+    fuzzy = bool(fixes)
+    pool: dict[int, _Candidate] = {}
+    order: dict[str, list[int]] = {}  # per expression, its candidates best first
+    crowd: dict[str, bool] = {}  # per expression: its fetch hit the limit
+
+    def _crowded(got: list[int], pool: dict[int, _Candidate], plan: _Plan) -> bool:
+        """Might the query's language have been crowded out of the first fetch?"""
+        name = next(reversed(crowd))
+        return crowd[name] and not all(pool[g].group.language in plan.preferred_tags for g in got)
+
+    def gather(expr: Expr, name: str) -> list[int]:
+        """Fetch the best texts for ``expr``; the first EXAMINED of each scope are looked
+        at closely. Returns them, best first."""
+        got: list[int] = []
+        scopes = [plan.languages]
+        if plan.languages is None and plan.preferred_tags:
+            # The query's language first: its texts must not be crowded out of the fetch.
+            scopes.append(plan.preferred_tags)
+        for n_scope, scope in enumerate(scopes):
+            if n_scope and not _crowded(got, pool, plan):
+                break  # every match was fetched, or all were in the query's language
+            groups = ranked_groups(db, expr, languages=scope, kinds=plan.kinds, limit=CANDIDATES)
+            if not n_scope:
+                crowd[name] = len(groups) >= CANDIDATES
+            for n, g in enumerate(groups):
+                c = pool.setdefault(g.id, _Candidate(g))
+                c.scores[name] = g.score
+                if n < EXAMINED and g.id not in got:
+                    got.append(g.id)
+        order[name] = got
+        return got
+
+    all_of = Expr(tuple(terms), "and")
+    gather(all_of, "and")
+    phrase = parsed.phrase if not fuzzy else None
+    if phrase is not None:
+        gather(phrase, "phrase")
+    # The exact glossary entry and the rules it points to.
+    exact = glossary_groups(db, _glossary_keys(parsed, fixes), plan.kinds)
+    for g in exact:
+        if plan.languages is None or g.language in plan.languages:
+            pool.setdefault(g.id, _Candidate(g)).tier = 0
+    examined = {gid for ids in order.values() for gid in ids}
+    examined |= {gid for gid, c in pool.items() if c.tier < 2}
+    if plan.restricted:
+        # Only some editions searched (--edition, --as-of): texts outside them go now, so
+        # that the fallback below knows how many full matches are really left.
+        load_members(db, [pool[g].group for g in examined], plan.allowed)
+        examined = {g for g in examined if pool[g].group.members}
+    full = [g for g in order["and"] if g in examined]
+    if len(full) < max(plan.limit, FEW) and len(terms) > 1:
+        fresh = [g for g in gather(Expr(tuple(terms), "or"), "or") if g not in examined]
+        examined |= set(fresh)
+    _add_defining_rules(plan, pool, examined)
+    concordant = (
+        concordant_groups(db, translations, term_languages, plan.by_id, plan.kinds, termbase)
+        if aligned and translations
+        else set()
+    )
+    # Texts a translation vouches for join even when bm25 ranked them low.
+    joining = [g for g in concordant if g not in examined]
+    if joining:
+        examined |= {
+            pool.setdefault(g.id, _Candidate(g)).group.id
+            for g in group_rows(db, joining)
+            if (plan.languages is None or g.language in plan.languages)
+            and (not plan.kinds or g.kind in plan.kinds)
+        }
+    live = [pool[g] for g in examined]
+    if not live:
+        return []
+    # Every clause of a group holds the same text: one of them is enough to weigh it. Which
+    # clause is shown (the newest) is settled for the few that make the page (hits.py).
+    samples = sample_clauses(db, [c.group.id for c in live])
+    clauses = load_clauses(db, samples.values())
+    live = [c for c in live if c.group.id in samples]
+    total = max(total_documents(db), 1)
+    weights = [rarity(_df(db, t, dfs), total) for t in terms]
+    qtokens = [stem(t) for t in parsed.tokens]
+    searched = {a for t in terms for a in t.alts}
+    searched |= {ch for t in terms if t.han for a in t.alts for ch in a}
+    searched_count = max(sum(1 for t in qtokens if t in searched), 1)
+    script = _script(plan)
+    out = []
+    for c in live:
+        row = clauses[samples[c.group.id]]
+        tokens = index_tokens(" ".join(p for p in (row.term, row.norm) if p))
+        joined = "".join(tokens)
+        held = [term_in(t, tokens, joined) for t in terms]
+        coverage = sum(w for w, h in zip(weights, held, strict=True) if h) / sum(weights)
+        in_phrase = has_phrase(parsed.tokens, tokens) if len(parsed.tokens) > 1 else all(held)
+        bm25 = c.scores.get("phrase") if in_phrase and "phrase" in c.scores else None
+        if bm25 is None:
+            bm25 = c.scores.get("and", c.scores.get("or", 0.0))
+        features = Features(
+            preferred=any(same_language(c.group.language, p) for p in plan.preferred),
+            tier=c.tier,
+            coverage=coverage,
+            phrase=in_phrase,
+            near=nearness(terms, tokens) if len(terms) > 1 else float(all(held)),
+            concordance=c.group.id in concordant,
+            bm25=max(bm25, 0.0),
+            script=script is None
+            or not same_language(c.group.language, script)
+            or c.group.language == script,
+            run=(
+                min(longest_run(qtokens, searched, tokens) / searched_count, 1.0)
+                if len(qtokens) > 1
+                else float(all(held))
+            ),
+        )
+        out.append(Ranked(c.group, features, row, tokens, fuzzy))
+    out.sort(key=lambda r: (r.features.key(), r.group.id))
+    return out
+
+
+def _script(plan: _Plan) -> str | None:
+    """The script a Chinese query is written in (zh-Hans or zh-Hant), when its spelling
+    says so: that script's texts come before the other's."""
+    if len(plan.preferred) == 1 and plan.preferred[0] in ("zh-Hans", "zh-Hant"):
+        if plan.languages is None:
+            return plan.preferred[0]
+    return None
+
+
+def _add_defining_rules(plan: _Plan, pool: dict[int, _Candidate], examined: set[int]) -> None:
+    """The rules an exact glossary entry points to ("See rule 405"), read in the newest
+    edition holding the entry, join as the second tier."""
+    db = plan.db
+    entries = [pool[g] for g in examined if pool[g].tier == 0]
+    load_members(db, [c.group for c in entries], plan.allowed)
+    entries = [c for c in entries if c.group.members]
+    if not entries:
+        return
+    # One entry per term and language: its newest wording (the 2006 glossary's "See rule
+    # 217.6" is the old numbering, shown under its own entry, not a definition today).
+    newest: dict[tuple[str, str], tuple[int, int]] = {}
+    for c in entries:
+        eid, cid = newest_member(c.group.members, plan.by_id)
+        key = (c.group.language, term_key(c.group.term or ""))
+        if key not in newest or (plan.by_id[eid].date or "", eid) > (
+            plan.by_id[newest[key][0]].date or "",
+            newest[key][0],
+        ):
+            newest[key] = (eid, cid)
+    rows = load_clauses(db, [cid for _e, cid in newest.values()])
+    wanted: list[tuple[int, str]] = []
+    for eid, cid in newest.values():
+        for ref in _refs(rows[cid].refs):
+            if (eid, ref) not in wanted:
+                wanted.append((eid, ref))
+    clauses = clauses_labelled(db, wanted)
+    if not clauses:
+        return
+    languages = {e.id: e.language for e in plan.by_id.values()}
+    found = groups_of_clauses(db, clauses, languages)
+    new = [g for g in found if g.id not in pool or pool[g.id].tier == 2]
+    for g in new:
+        c = pool.setdefault(g.id, _Candidate(g))
+        c.tier = min(c.tier, 1)
+        c.group = pool[g.id].group
+    if plan.kinds:
+        new = [g for g in new if g.kind in plan.kinds]
+    examined |= {g.id for g in new}
+
+
+def _refs(value: Any) -> list[str]:
+    from ..store.sql import json_list
+
+    return [str(r) for r in json_list(value)]
 
 
 def _rule_search(
-    session: Session,
+    session: Any,
     query: str,
     label: str,
     editions: list[EditionInfo],
@@ -127,8 +458,18 @@ def _rule_search(
 ) -> SearchResult:
     """A rule number: that clause in every edition, identical texts grouped, by language,
     newest first within a language."""
-    found = rule_matches(session, label, [e.id for e in editions], kinds)
-    found.sort(key=lambda r: max(by_id[e].date or "" for e in r.edition_ids), reverse=True)
-    found.sort(key=lambda r: language_order(r.language))  # stable: newest first stays
-    hits = make_hits(session, found[:limit], by_id, False, [])
+    found = rule_groups(session, label, [e.id for e in editions], kinds)
+    found.sort(key=lambda r: max(by_id[e].date or "" for e in r[2]), reverse=True)
+    found.sort(key=lambda r: language_order(r[0]))  # stable: newest first stays
+    shown = [(lang, list(zip(eds, ids, strict=True))) for lang, ids, eds in found[:limit]]
+    newest = [newest_member(members, by_id) for _lang, members in shown]
+    clauses = load_clauses(session, [cid for _e, cid in newest])
+    ranked = []
+    for n, ((lang, members), (_eid, cid)) in enumerate(zip(shown, newest, strict=True)):
+        row = clauses[cid]
+        group = Group(cid, 0.0, lang, row.kind, row.term, members)
+        # Already in order: the score only has to fall with the rank.
+        features = Features(True, 2, 1.0, True, 1.0, False, float(limit - n))
+        ranked.append(Ranked(group, features, row, [], False, row.label, bool(row.label_inferred)))
+    hits = make_hits(session, [[r] for r in ranked], by_id, [])
     return SearchResult(query, "rule", [label], hits)

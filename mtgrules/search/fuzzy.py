@@ -1,48 +1,47 @@
-"""The fuzzy fallback: a mistyped word replaced by its nearest words in the index vocabulary."""
+"""The fuzzy fallback: a word the index does not hold, replaced by its nearest indexed words.
+
+Nearest by edit distance with adjacent transpositions counted once (optimal string
+alignment): "trmaple" is one edit from "trample", two from "triple", which plain Levenshtein
+ratio put first. Among words at the same distance, the more common one first (a typist is
+likelier to have meant a word the rules use often), and only those at the least distance
+are kept: "comander" is one edit from "commander", so nothing further away is searched.
+"""
 
 from __future__ import annotations
 
-import bisect
-
-from sqlalchemy.orm import Session
+from typing import Any
 
 from ..text.fold import is_han
 from .backend import vocabulary
 
-# Fewer exact hits than this and the fuzzy fallback runs ("little" in the issue).
-FUZZY_BELOW = 3
-FUZZY_CUTOFF = 75  # rapidfuzz ratio, 0-100: 'annouced' vs 'announced' is 94
 FUZZY_PER_WORD = 3
+MIN_FUZZY_LENGTH = 4  # shorter words have too many neighbours to guess from
 
 
-def _known(vocab: tuple[str, ...], word: str) -> bool:
-    """True if some indexed word starts with ``word`` (the exact search is a prefix search)."""
-    i = bisect.bisect_left(vocab, word)
-    return i < len(vocab) and vocab[i].startswith(word)
+def max_edits(word: str) -> int:
+    """How many edits a typo of this length may hold: one for short words, two from six."""
+    return 1 if len(word) < 6 else 2
 
 
-def fuzzy_groups(
-    session: Session, words: list[str]
-) -> tuple[list[list[str]], dict[str, list[str]]]:
-    """Each unknown word replaced by its nearest indexed words (rapidfuzz over the index
-    vocabulary, a few thousand words, not over the clauses)."""
-    from rapidfuzz import fuzz, process
+def corrections(db: Any, words: list[str]) -> dict[str, list[str]]:
+    """For each of ``words`` (folded, each unknown to the index): its nearest indexed words,
+    best first; words with no neighbour close enough are left out."""
+    todo = [w for w in words if not is_han(w) and len(w) >= MIN_FUZZY_LENGTH and w.isalpha()]
+    if not todo:
+        return {}
+    from rapidfuzz import process
+    from rapidfuzz.distance import OSA
 
-    vocab = vocabulary(session)
-    groups: list[list[str]] = []
-    replaced: dict[str, list[str]] = {}
-    for word in words:
-        if is_han(word) or len(word) < 4 or _known(vocab, word):
-            groups.append([word])
-            continue
+    vocab = vocabulary(db)
+    out: dict[str, list[str]] = {}
+    for word in todo:
+        limit = max_edits(word)
         near = process.extract(
-            word, vocab, scorer=fuzz.ratio, score_cutoff=FUZZY_CUTOFF, limit=FUZZY_PER_WORD
+            word, vocab.keys(), scorer=OSA.distance, score_cutoff=limit, limit=None
         )
-        alts = [w for w, _score, _i in near]
-        if alts:
-            replaced[word] = alts
-            groups.append(alts)
-        else:
-            groups.append([word])
-    return groups, replaced
-
+        if not near:
+            continue
+        best = min(d for _w, d, _i in near)
+        closest = sorted((w for w, d, _i in near if d == best), key=lambda w: (-vocab[w], w))
+        out[word] = closest[:FUZZY_PER_WORD]
+    return out

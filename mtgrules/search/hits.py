@@ -1,54 +1,185 @@
-"""Rows of matches turned into hits: the newest edition of each grouped text shown."""
+"""Ranked candidate texts turned into hits: one hit per clause lineage, shown in its newest
+edition, with the editions and dates it spans (see results.py for what a lineage is)."""
 
 from __future__ import annotations
 
-from sqlalchemy.orm import Session
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
+from ..align.links import inferred_labels
 from ..store.queries import EditionInfo
-from .backend import MatchRow, load_clauses
+from ..store.search_index import term_key
+from .backend import Group
+from .rank import Features
 from .results import Hit
 
+# Two texts under one label (or one parent) are one lineage when they share at least this
+# share of their words (Jaccard): a rule reworded over the years stays one hit, while 702.19
+# as vigilance (2011) and as trample (2013 on) share a number and nothing else.
+SAME_LINEAGE = 0.5
+# Texts under different labels (a rule renumbered and reworded at once: 608.5b in 2008,
+# 808.5b in 2009, "he or she" -> "they") are one lineage only when nearly word for word the
+# same; "Multiple instances of flying/vigilance ... are redundant" (0.82) are two rules.
+SAME_TEXT = 0.88
+SAME_TEXT_MIN_WORDS = 8
 
-def _newest(info_ids: list[int], by_id: dict[int, EditionInfo]) -> int:
-    """Index of the newest edition among ``info_ids`` (undated ones count as oldest)."""
-    return max(range(len(info_ids)), key=lambda i: (by_id[info_ids[i]].date or "", info_ids[i]))
+
+@dataclass
+class Ranked:
+    """A candidate text with its place in the order and its newest clause."""
+
+    group: Group
+    features: Features
+    clause: Any  # the newest member clause: id, edition_id, kind, label, parent, term, raw...
+    tokens: list[str]
+    fuzzy: bool = False
+    label: str | None = None  # the clause's label, or the one the aligner inferred
+    label_inferred: bool = False
+
+
+def newest_member(members: list[tuple[int, int]], by_id: dict[int, EditionInfo]) -> tuple[int, int]:
+    """The (edition, clause) of the newest edition among ``members`` (undated count as
+    oldest; ties: the later edition id)."""
+    return max(members, key=lambda m: (by_id[m[0]].date or "", m[0], m[1]))
+
+
+def attach_labels(db: Any, ranked: list[Ranked]) -> None:
+    """Each candidate's label: its clause's own, else the label the aligner inferred for it
+    (stored links), marked inferred either way when it is not printed in the source."""
+    missing = [r.clause.id for r in ranked if not r.clause.label and r.clause.kind == "rule"]
+    inferred = inferred_labels(db, missing) if missing else {}
+    for r in ranked:
+        if r.clause.label:
+            r.label, r.label_inferred = r.clause.label, bool(r.clause.label_inferred)
+        elif r.clause.id in inferred:
+            r.label, r.label_inferred = inferred[r.clause.id], True
+
+
+def _lineage_key(r: Ranked) -> tuple:
+    g = r.group
+    if g.kind == "glossary" and g.term:
+        return ("glossary", g.language, term_key(g.term))
+    if r.label and g.kind in ("rule", "heading"):
+        return ("rule", g.language, r.label)
+    # Examples, commentary, unnumbered subrules: by the rule they sit under.
+    return ("under", g.language, g.kind, r.clause.parent)
+
+
+# Candidates are made hits in batches (their members and newest clause read per batch), and
+# once the page is full a few more are looked at, for a lineage's other wordings.
+BATCH = 30
+MARGIN = 10
+
+
+def lineages(
+    ranked: list[Ranked], limit: int, load: Callable[[list[Ranked]], None]
+) -> list[list[Ranked]]:
+    """Candidates (best first) gathered into at most ``limit`` lineages, best first. A
+    lower-ranked text of a lineage already listed joins it (one more wording, more
+    editions) instead of taking a place of its own. ``load`` fills a batch's members and
+    newest clause; candidates left without members (none in the editions searched) go."""
+    out: list[list[Ranked]] = []
+    sets: list[list[set[str]]] = []  # the word sets of each lineage's texts
+    by_key: dict[tuple, list[int]] = {}
+    by_kind: dict[tuple, list[int]] = {}  # (language, kind) -> lineages, for reworded ones
+    after_full = 0
+    for start in range(0, len(ranked), BATCH):
+        batch = ranked[start : start + BATCH]
+        load(batch)
+        for r in batch:
+            if not r.group.members:
+                continue
+            if len(out) >= limit:
+                after_full += 1
+            key = _lineage_key(r)
+            words = set(r.tokens)
+            home = None
+            for i in by_key.get(key, []):
+                if key[0] == "glossary" or any(_similar(words, s, SAME_LINEAGE) for s in sets[i]):
+                    home = i
+                    break
+            if home is None and key[0] != "glossary" and len(words) >= SAME_TEXT_MIN_WORDS:
+                for i in by_kind.get((r.group.language, r.group.kind), []):
+                    if any(_similar(words, s, SAME_TEXT) for s in sets[i]):
+                        home = i
+                        break
+            if home is not None:
+                out[home].append(r)
+                sets[home].append(words)
+                if home not in by_key.setdefault(key, []):
+                    by_key[key].append(home)
+            elif len(out) < limit:
+                by_key.setdefault(key, []).append(len(out))
+                by_kind.setdefault((r.group.language, r.group.kind), []).append(len(out))
+                out.append([r])
+                sets.append([words])
+        if after_full >= MARGIN:
+            break
+    return out
+
+
+def _similar(a: set[str], b: set[str], threshold: float) -> bool:
+    """Jaccard of two word sets at least ``threshold`` (the sizes alone may rule it out)."""
+    la, lb = len(a), len(b)
+    small, large = (la, lb) if la <= lb else (lb, la)
+    if not large or small < threshold * large:
+        return not large
+    shared = len(a & b)
+    return shared >= threshold * (la + lb - shared)
 
 
 def make_hits(
-    session: Session,
-    rows: list[MatchRow],
+    db: Any,
+    groups: list[list[Ranked]],
     by_id: dict[int, EditionInfo],
-    fuzzy: bool,
     words: list[str],
 ) -> list[Hit]:
-    picks = [row.clause_ids[_newest(row.edition_ids, by_id)] for row in rows]
-    clauses = load_clauses(session, picks)
+    """One hit per lineage: its newest clause, every edition holding it, the labels it had."""
     hits = []
-    for row, cid in zip(rows, picks, strict=True):
-        c = clauses[cid]
+    for lin in groups:
+        best = lin[0]
+        members = {m for r in lin for m in r.group.members}
+        shown = max(lin, key=lambda r: (by_id[r.clause.edition_id].date or "", r.clause.edition_id))
+        newest_first = sorted(members, key=lambda m: (by_id[m[0]].date or "", m[0]), reverse=True)
+        edition_ids: list[int] = []
+        for eid, _cid in newest_first:
+            if eid not in edition_ids:
+                edition_ids.append(eid)
+        dates = [by_id[e].date for e in edition_ids if by_id[e].date]
+        labels_of = {cid: lab for r in lin for cid, lab in r.group.labels.items()}
+        labels: list[str] = []
+        for _eid, cid in newest_first:
+            lab = labels_of.get(cid)
+            if lab and lab not in labels:
+                labels.append(lab)
+        if not labels and shown.label:
+            labels = [shown.label]
+        c = shown.clause
         info = by_id[c.edition_id]
-        newest_first = sorted(
-            set(row.edition_ids), key=lambda e: (by_id[e].date or "", e), reverse=True
-        )
-        slugs = [by_id[e].slug for e in newest_first]
         hits.append(
             Hit(
-                clause_id=cid,
+                clause_id=c.id,
                 edition=info.slug,
                 edition_id=info.id,
                 language=info.language,
                 kind=c.kind,
-                label=c.label,
+                label=shown.label,
                 parent=c.parent,
                 term=c.term,
                 text=c.raw,
-                score=round(row.score, 4),
-                fuzzy=fuzzy,
-                editions=slugs,
-                edition_ids=newest_first,
-                clause_ids=row.clause_ids,
+                score=best.features.score(),
+                fuzzy=best.fuzzy,
+                editions=[by_id[e].slug for e in edition_ids],
+                edition_ids=edition_ids,
+                clause_ids=[cid for _e, cid in newest_first],
                 words=words,
+                first_date=min(dates) if dates else None,
+                last_date=max(dates) if dates else None,
+                versions=len(lin),
+                labels=labels,
+                label_inferred=shown.label_inferred,
+                partial=not best.features.full,
             )
         )
     return hits
-

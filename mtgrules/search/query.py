@@ -8,9 +8,11 @@ operators a user could believe work (``"``, ``*``, ``^``, ``NEAR(``) get a Query
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from functools import lru_cache
 
 from ..errors import QueryError
-from ..text.fold import fold_words, is_han
+from ..text.fold import HAN_CLASS, fold_words, index_form, is_han
 
 # --kind: what a reader calls rules also covers section headings and the examples under rules.
 KIND_GROUPS: dict[str, tuple[str, ...]] = {
@@ -30,8 +32,28 @@ STOP_WORDS = frozenset(
     "au aux ce de des du en et il la le les un une que qui "
     "al con del el las lo los para por se su y".split()
 )
+# Words that ask rather than say: dropped from a question's search words ("how many cards in
+# a starting hand" searches cards, starting, hand), kept in its phrase. Function words only,
+# in the four languages' question forms; never a game term.
+QUESTION_WORDS = frozenset(
+    "what whats when where which who whom whose why how many much does do did done can could "
+    "should would will shall may might must i me my mine you your we our us they them their "
+    "there here happen happens happened if get gets got have has had been being was were "
+    "not no yes any some than then so just also about into onto over".split()
+    + "quoi quand comment combien pourquoi quel quelle quels quelles est-ce je j me mon ma mes "
+    "tu te ton ta tes nous vous on si ne pas peut peux puis-je faut vaut".split()
+    + "que qué cuando cuándo como cómo cuanto cuánto cuanta cuánta cuantos cuántos cuantas "
+    "cuántas donde dónde quien quién cual cuál por porque yo me mi mis tu tú te si sí hay "
+    "puedo puede vale".split()
+)
+# Chinese characters that ask (几 how many, 吗 yes-no, 什么 what, 怎么 how...) or only link:
+# a Han run that matches nothing as a whole is searched as its two-character pieces, and a
+# piece holding one of these says nothing about the subject.
+HAN_FUNCTION_CHARS = frozenset("的了吗呢吧么是有几多少什怎如何哪谁我你他她它在和与会能可要")
 # Full-text operators a user may type thinking they work; they would be searched as plain
 # words (every word is quoted), which is not what was meant: say so instead.
+# A token of index_form's output: a word, or one Han character (index_form spaces them).
+_TOKEN = re.compile(rf"[^\W_{HAN_CLASS}]+|[{HAN_CLASS}]", re.UNICODE)
 _FTS_SYNTAX = re.compile(r"[*^]|\bNEAR\s*\(", re.I)
 
 
@@ -104,3 +126,116 @@ def pg_tsquery(groups: list[list[str]]) -> str:
 
     return " & ".join("(" + " | ".join(term(w) for w in group) + ")" for group in groups)
 
+
+# --- the words of a query, as terms and expressions --------------------------------------
+
+
+@dataclass(frozen=True)
+class Term:
+    """One thing a text must contain: a folded word (a prefix, for words of three letters
+    or more), a Han run (a phrase of characters), or alternatives of those (a mistyped
+    word's corrections)."""
+
+    alts: tuple[str, ...]
+
+    @property
+    def han(self) -> bool:
+        return is_han(self.alts[0])
+
+    def match(self) -> str:
+        return fts_match([list(self.alts)])
+
+    def tsquery(self) -> str:
+        return pg_tsquery([list(self.alts)])
+
+
+@dataclass(frozen=True)
+class Expr:
+    """A full-text expression over terms: all of them, any of them, or one phrase."""
+
+    terms: tuple[Term, ...]
+    op: str = "and"  # and | or | phrase
+    tokens: tuple[str, ...] = ()  # for a phrase: its index tokens in order
+
+    def match(self) -> str:
+        if self.op == "phrase":
+            return '"' + " ".join(self.tokens) + '"'
+        # Each term is a quoted word, a quoted phrase, or a parenthesised OR of them.
+        return f" {self.op.upper()} ".join(t.match() for t in self.terms)
+
+    def tsquery(self) -> str:
+        if self.op == "phrase":
+            return " <-> ".join(f"'{t}'" for t in self.tokens)
+        sep = " & " if self.op == "and" else " | "
+        return sep.join(f"({t.tsquery()})" for t in self.terms)
+
+
+@lru_cache(maxsize=16384)
+def _tokens(text: str) -> tuple[str, ...]:
+    # index_form is the index's own fold (cached too); its words are the index's tokens.
+    return tuple(_TOKEN.findall(index_form(text)))
+
+
+def index_tokens(text: str) -> list[str]:
+    """The tokens the index holds for ``text`` (folded words, one per Han character)."""
+    return list(_tokens(text))
+
+
+@dataclass
+class ParsedQuery:
+    """A text query cut up: what was typed, what must match, and the phrase it makes."""
+
+    text: str
+    words: list[str]  # folded words as typed (a Han run is one word)
+    terms: list[Term]  # what a text must contain: the words minus stop and question words
+    tokens: list[str]  # the typed words as index tokens, in order: the phrase
+
+    @property
+    def phrase(self) -> Expr | None:
+        """The whole query as one phrase, when it has more than one token."""
+        if len(self.tokens) < 2:
+            return None
+        return Expr(tuple(self.terms), "phrase", tuple(self.tokens))
+
+    def all_of(self) -> Expr:
+        return Expr(tuple(self.terms), "and")
+
+    def any_of(self) -> Expr:
+        return Expr(tuple(self.terms), "or")
+
+
+def parse_query(query: str) -> ParsedQuery:
+    """Cut a checked query into terms. Stop words and question words go ("the stack" is
+    stack; "how many cards in a starting hand" is cards, starting, hand) unless nothing
+    would be left."""
+    words = query_words_checked(query)
+    content = [w for w in words if w not in STOP_WORDS and w not in QUESTION_WORDS]
+    if not content:
+        content = [w for w in words if w not in STOP_WORDS] or words
+    seen: list[str] = []
+    for w in content:
+        w = stem(w)
+        if w not in seen:
+            seen.append(w)
+    return ParsedQuery(query, words, [Term((w,)) for w in seen], index_tokens(query))
+
+
+def stem(word: str) -> str:
+    """A word as a prefix that also finds its singular: a plural's ending cut (creatures ->
+    creature, abilities -> abilit, costes -> coste), since the index matches prefixes and
+    a question says "creatures" where the rule says "a creature"."""
+    if is_han(word) or not word.isalpha():
+        return word
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def han_pieces(run: str) -> list[str]:
+    """A Han run that matches nothing whole, as overlapping two-character pieces, without
+    those that only ask or link (起手牌有几张 -> 起手, 手牌); all pieces if that leaves none."""
+    pieces = [run[i : i + 2] for i in range(len(run) - 1)]
+    keep = [p for p in pieces if not (set(p) & HAN_FUNCTION_CHARS)]
+    return keep or pieces

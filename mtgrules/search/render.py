@@ -58,20 +58,38 @@ def _paint(text: str) -> str:
     return text.replace(_ON, _HIGHLIGHT).replace(_OFF, _RESET)
 
 
-def _where(label: str | None, kind: str, term: str | None) -> str:
+def _where(label: str | None, kind: str, term: str | None, inferred: bool = False) -> str:
     if kind == "glossary":
         return f"glossary: {term}" if term else "glossary"
     if label:
+        label += "*" if inferred else ""  # inferred by the aligner: the page prints none
         return label if kind in ("rule", "heading") else f"{label} ({kind})"
     return f"({kind})"
 
 
+def _also(hit: Hit) -> str:
+    """ "also in 17 editions, 2009-07-11 to 2025-11-14; 3 wordings; was 702.18, 702.17"."""
+    if hit.also_in == 0:
+        return ""
+    parts = [f"also in {hit.also_in} edition{'s' if hit.also_in > 1 else ''}"]
+    if hit.first_date and hit.last_date and hit.first_date != hit.last_date:
+        parts[0] += f", {hit.first_date} to {hit.last_date}"
+    if hit.versions > 1:
+        parts.append(f"{hit.versions} wordings")
+    older = [lab for lab in hit.labels if lab != hit.label]
+    if older:
+        parts.append("was " + ", ".join(older))
+    return "  (" + "; ".join(parts) + ")"
+
+
 def _hit_block(n: int, hit: Hit, result: SearchResult, colour: bool) -> list[str]:
-    more = len(hit.editions) - 1
-    also = f"  (+{more} edition{'s' if more > 1 else ''} with the same text)" if more > 0 else ""
     fuzzy = "  [fuzzy]" if hit.fuzzy else ""
-    head = f"{n}. {_where(hit.label, hit.kind, hit.term)}  {hit.edition}  [{hit.language}]"
-    lines = [bold(head, colour) + dim(f"  score {hit.score:.2f}{also}", colour) + fuzzy]
+    partial = "  [some words]" if hit.partial else ""
+    where = _where(hit.label, hit.kind, hit.term, hit.label_inferred)
+    head = f"{n}. {where}  {hit.edition}  [{hit.language}]"
+    lines = [
+        bold(head, colour) + dim(f"  score {hit.score:.2f}{_also(hit)}", colour) + fuzzy + partial
+    ]
     lines.append(_paint(_wrap(_mark(hit.text, hit.words, colour), "     ")))
     for a in hit.aligned:
         words = [

@@ -1,4 +1,27 @@
-"""What a search returns: ranked hits, each with its clauses in the other languages."""
+"""What a search returns: ranked hits, each with its clauses in the other languages.
+
+A hit is one clause *lineage*: the same clause through the editions that hold it, shown in
+the newest of them. Identical texts are always one lineage; texts that differ are one
+lineage when they are the same glossary entry (the same term, in one language) or the same
+rule (the same label, in one language, with mostly the same words: 702.19 was vigilance
+before it was trample, and is two lineages). The JSON keeps the per-hit fields
+{edition, language, label, kind, term, text, score, fuzzy, aligned[...]} and adds:
+
+- ``editions``: every edition holding the lineage, newest first (slugs);
+- ``edition_count``: how many (``len(editions)``): "also in N editions" is this minus one;
+- ``first_date`` / ``last_date``: the oldest and newest dated editions among them (null when
+  only undated pages hold it);
+- ``versions``: how many distinct wordings the lineage has among the matches (1: the same
+  text in every edition);
+- ``labels``: the labels it carried, newest first (["702.19", "702.18", "702.17"] for
+  trample's rule through its renumberings);
+- ``label_inferred``: the label is the aligner's (a page printing no numbers), shown 107.3a*;
+- ``partial``: not every searched word is in it (the fallback for questions: ranked by how
+  many of the words, weighted by their rarity, it holds).
+
+``score`` is the rank folded into one number (larger is better; see search/rank.py), not a
+bm25 value: scores are comparable within one result only.
+"""
 
 from __future__ import annotations
 
@@ -43,13 +66,24 @@ class Hit:
     text: str
     score: float
     fuzzy: bool = False
-    # Every edition holding this very text (the hit shows the newest one).
+    # Every edition holding this lineage (the hit shows the newest one), newest first.
     editions: list[str] = field(default_factory=list)
     edition_ids: list[int] = field(default_factory=list)
     clause_ids: list[int] = field(default_factory=list)
     aligned: list[Aligned] = field(default_factory=list)
     # Folded words to highlight in this hit (the query's, or the fuzzy replacements).
     words: list[str] = field(default_factory=list)
+    first_date: str | None = None
+    last_date: str | None = None
+    versions: int = 1
+    labels: list[str] = field(default_factory=list)
+    label_inferred: bool = False
+    partial: bool = False
+
+    @property
+    def also_in(self) -> int:
+        """How many other editions hold this lineage."""
+        return max(len(self.editions) - 1, 0)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -57,12 +91,19 @@ class Hit:
             "edition_id": self.edition_id,
             "language": self.language,
             "label": self.label,
+            "label_inferred": self.label_inferred,
             "kind": self.kind,
             "term": self.term,
             "text": self.text,
             "score": self.score,
             "fuzzy": self.fuzzy,
+            "partial": self.partial,
             "editions": self.editions,
+            "edition_count": len(self.editions),
+            "first_date": self.first_date,
+            "last_date": self.last_date,
+            "versions": self.versions,
+            "labels": self.labels,
             "aligned": [a.as_json() for a in self.aligned],
         }
 
@@ -76,14 +117,17 @@ class SearchResult:
     fuzzy_words: dict[str, list[str]] = field(default_factory=dict)
     # Termbase forms of the query in other languages: {"fr": ["pile"], ...}.
     translations: dict[str, list[str]] = field(default_factory=dict)
+    # The languages ranked first: --lang, else those the query's spelling or the termbase
+    # say it is written in (maná: es; coût: fr; 堆疊: zh-Hant), else English.
+    languages: list[str] = field(default_factory=list)
 
     def as_json(self) -> dict[str, Any]:
         return {
             "query": self.query,
             "mode": self.mode,
             "words": self.words,
+            "languages": self.languages,
             "fuzzy_words": self.fuzzy_words,
             "translations": self.translations,
             "hits": [h.as_json() for h in self.hits],
         }
-

@@ -98,6 +98,9 @@ def insert_clauses(session: Session, edition_id: int, clauses: Sequence[ParsedCl
             ],
         )
         id_at = dict(result.tuples().all())
-    index_clauses(session, [(id_at[i], c.kind, c.term, c.norm) for i, c in enumerate(clauses)])
+    index_clauses(
+        session,
+        edition_id,
+        [(id_at[i], c.kind, c.term, c.norm, c.label) for i, c in enumerate(clauses)],
+    )
     return len(clauses)
-

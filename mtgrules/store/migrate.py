@@ -19,7 +19,7 @@ from .session import WRITE_OPTION, first_line
 
 # The newest migration's revision id. tests/test_migrations.py checks that it is Alembic's
 # head, so a new migration cannot be forgotten here.
-SCHEMA_HEAD = "0004"
+SCHEMA_HEAD = "0005"
 
 
 def migrations_folder() -> Path:
@@ -146,4 +146,3 @@ def schema_differences(engine: Engine) -> list:
             conn, opts={"compare_type": True, "include_object": include_object}
         )
         return compare_metadata(ctx, Base.metadata)
-

@@ -1,18 +1,23 @@
-"""Read side of the store: editions alive at a revision, rules with their subrules, history."""
+"""Read side of the store: editions alive at a revision, rules with their subrules, history.
+
+Written in plain SQL through store/sql.py, so that they run on a SQLAlchemy Session and on the
+standard library's sqlite3 alike: `show` and `search` read through them without importing
+SQLAlchemy (see store/sql.py for why). Only list_revisions, off that path, uses the models.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
-from typing import Any
-
-from sqlalchemy import and_, func, or_, select
-from sqlalchemy.orm import Session
+from typing import TYPE_CHECKING, Any
 
 from ..errors import NotFoundError
 from ..record import INTERNAL, Record
 from ..text.labels import in_rule
-from .models import Clause, Document, Edition, EditionSource, Revision
+from .sql import fetch, iso_date, json_list, scalar
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
 
 DAMAGE_FLAGS = ("lost-symbol", "html-entity", "obfuscated-email", "replacement-char")
 
@@ -49,17 +54,15 @@ class EditionInfo:
 
 
 def latest_revision(session: Session) -> int | None:
-    return session.scalar(select(func.max(Revision.id)))
+    return scalar(session, "SELECT max(id) FROM revision")
 
 
-def alive_at(as_of: int | None):
+def _alive_sql(as_of: int | None) -> str:
     """The filter for editions alive at revision ``as_of`` (None: now)."""
     if as_of is None:
-        return Edition.superseded_in.is_(None)
-    return and_(
-        Edition.revision_id <= as_of,
-        or_(Edition.superseded_in.is_(None), Edition.superseded_in > as_of),
-    )
+        return "e.superseded_in IS NULL"
+    n = int(as_of)
+    return f"e.revision_id <= {n} AND (e.superseded_in IS NULL OR e.superseded_in > {n})"
 
 
 def check_revision(session: Session, as_of: int | None) -> None:
@@ -74,38 +77,40 @@ def check_revision(session: Session, as_of: int | None) -> None:
 
 def list_editions(session: Session, as_of: int | None = None) -> list[EditionInfo]:
     check_revision(session, as_of)
-    rows = session.execute(
-        select(Edition, Document.name)
-        .join(Document, Edition.document_id == Document.id)
-        .where(alive_at(as_of))
-        .order_by(Edition.date.is_(None), Edition.date, Edition.language, Edition.id)
-    ).all()
+    rows = fetch(
+        session,
+        "SELECT e.id, e.language, e.kind, e.date, e.clause_count, e.rule_count, "
+        "e.revision_id, d.name FROM edition e JOIN document d ON d.id = e.document_id "
+        f"WHERE {_alive_sql(as_of)} "
+        "ORDER BY (e.date IS NULL), e.date, e.language, e.id",
+    )
     extra: dict[int, list[str]] = {}
-    for edition_id, name in session.execute(
-        select(EditionSource.edition_id, Document.name).join(
-            Document, EditionSource.document_id == Document.id
-        )
+    for edition_id, name in fetch(
+        session,
+        "SELECT s.edition_id, d.name FROM edition_source s JOIN document d "
+        "ON d.id = s.document_id ORDER BY s.edition_id, s.document_id",
     ):
         extra.setdefault(edition_id, []).append(name)
     infos = []
     slugs: dict[str, int] = {}
-    for edition, name in rows:
-        base = f"{edition.language}-{edition.date.isoformat() if edition.date else name.removesuffix('.txt')}"
-        if edition.kind == "glossary":
+    for r in rows:
+        date = iso_date(r.date)
+        base = f"{r.language}-{date if date else r.name.removesuffix('.txt')}"
+        if r.kind == "glossary":
             base += "-glossary"
         slugs[base] = slugs.get(base, 0) + 1
         infos.append(
             EditionInfo(
-                id=edition.id,
-                slug=base if slugs[base] == 1 else f"{base}-{edition.id}",
-                language=edition.language,
-                kind=edition.kind,
-                date=edition.date.isoformat() if edition.date else None,
-                source=name,
-                sources=[name, *extra.get(edition.id, [])],
-                clauses=edition.clause_count,
-                rules=edition.rule_count,
-                revision=edition.revision_id,
+                id=r.id,
+                slug=base if slugs[base] == 1 else f"{base}-{r.id}",
+                language=r.language,
+                kind=r.kind,
+                date=date,
+                source=r.name,
+                sources=[r.name, *extra.get(r.id, [])],
+                clauses=r.clause_count,
+                rules=r.rule_count,
+                revision=r.revision_id,
             )
         )
     return infos
@@ -171,40 +176,37 @@ class ClauseView:
         }
 
 
-def _view(c: Clause) -> ClauseView:
+_CLAUSE_COLUMNS = "id, position, label, label_inferred, kind, raw, norm, parent, term, flags"
+
+
+def _view(c: Any) -> ClauseView:
     return ClauseView(
         c.id,
         c.position,
         c.label,
-        c.label_inferred,
+        bool(c.label_inferred),
         c.kind,
         c.raw,
         c.norm,
         c.parent,
         c.term,
-        list(c.flags or []),
+        [str(f) for f in json_list(c.flags)],
     )
 
 
 def rule_clauses(session: Session, edition_id: int, rule: str) -> list[ClauseView]:
     """The rule, its subrules, and what sits under them (examples, notes, unlabelled
     subrules), in document order."""
+    params = {"e": int(edition_id), "rule": rule, "sub": rule + "%", "dot": rule + ".%"}
     if "." in rule:
-        base = rule
-        like = select(Clause).where(
-            Clause.edition_id == edition_id,
-            or_(Clause.label.like(base + "%"), Clause.parent.like(base + "%")),
-        )
+        where = "(label LIKE :sub OR parent LIKE :sub)"
     else:
-        like = select(Clause).where(
-            Clause.edition_id == edition_id,
-            or_(
-                Clause.label == rule,
-                Clause.label.like(rule + ".%"),
-                Clause.parent.like(rule + ".%"),
-            ),
-        )
-    rows = session.scalars(like.order_by(Clause.position)).all()
+        where = "(label = :rule OR label LIKE :dot OR parent LIKE :dot)"
+    rows = fetch(
+        session,
+        f"SELECT {_CLAUSE_COLUMNS} FROM clause WHERE edition_id = :e AND {where} ORDER BY position",
+        params,
+    )
     labels = {c.label for c in rows if c.kind in ("rule", "heading") and in_rule(c.label, rule)}
     keep = [
         c
@@ -216,8 +218,10 @@ def rule_clauses(session: Session, edition_id: int, rule: str) -> list[ClauseVie
 
 
 def edition_clauses(session: Session, edition_id: int) -> list[ClauseView]:
-    rows = session.scalars(
-        select(Clause).where(Clause.edition_id == edition_id).order_by(Clause.position)
+    rows = fetch(
+        session,
+        f"SELECT {_CLAUSE_COLUMNS} FROM clause WHERE edition_id = :e ORDER BY position",
+        {"e": int(edition_id)},
     )
     return [_view(c) for c in rows]
 
@@ -275,6 +279,10 @@ class RevisionInfo(Record):
 
 
 def list_revisions(session: Session) -> list[RevisionInfo]:
+    from sqlalchemy import select
+
+    from .models import Revision
+
     return [
         RevisionInfo(
             rev.id,
@@ -289,4 +297,4 @@ def list_revisions(session: Session) -> list[RevisionInfo]:
 
 
 def store_is_empty(session: Session) -> bool:
-    return session.scalar(select(func.count()).select_from(Edition)) == 0
+    return scalar(session, "SELECT 1 FROM edition LIMIT 1") is None

@@ -3,15 +3,31 @@
 Part of the store: the index is written in the same transaction as the clauses it indexes
 (store/clauses.py), and read by the search backend (search/backend.py).
 
-SQLite: ``search_fts``, a contentless FTS5 table (rowid = clause.id) over the folded text,
-with the ``unicode61`` tokenizer. Words rather than trigrams because (1) the fuzzy fallback
-needs a word vocabulary, which ``search_vocab`` (fts5vocab) gives for free; (2) bm25 ranks
-words better than trigrams; (3) Han characters are indexed one per word (see text/fold.py), so
-Chinese substrings of any length are found as phrases, even two-character words such as 堆叠,
-which a trigram index cannot match. Contentless: the text is already in ``clause``.
+Each distinct text is indexed once. The 110 English editions of the archive hold
+350,000 clauses but only about 21,000 distinct texts (a rule keeps its wording for years), and
+a search costs what the index returns: "stack" matched 27,000 clause rows (60 ms of bm25 on
+this machine) but matches 1,600 distinct texts. So:
 
-PostgreSQL: ``search_doc`` (clause_id, tsv) with a GIN index, using the 'simple'
-configuration on the same folded text (no stemming, no stop words: four languages share it).
+- ``search_group``: one row per distinct text, identified by ``key`` (a digest of language,
+  kind, glossary term and normalized text: the same grouping a hit shows, "the same rule in
+  14 English editions is one hit"); ``term_key`` is the glossary term as looked up exactly
+  (``term_key`` below), indexed, so that "the glossary entry Stack" is one index probe;
+- ``search_member``: which clauses (in which editions, under which printed label) hold that
+  text: a hit lists the editions and the labels of its text without reading the clauses;
+- ``search_clause_label_edition``: an index of clause by (label, edition), for "this rule
+  number in these few editions" (the clauses beside a hit, the rule a glossary entry
+  points to) without visiting the same number in a hundred other editions;
+- SQLite: ``search_text``, a contentless FTS5 table (rowid = group id) over the folded text and term,
+  with the ``unicode61`` tokenizer. Words rather than trigrams because (1) the fuzzy fallback
+  needs a word vocabulary, which ``search_vocab`` (fts5vocab) gives for free; (2) bm25 ranks
+  words better than trigrams; (3) Han characters are indexed one per word (see text/fold.py),
+  so Chinese substrings of any length are found as phrases, even two-character words such as
+  堆叠, which a trigram index cannot match. Contentless: the text is already in ``clause``.
+  Counting distinct texts also makes bm25's document frequencies those of the rules text
+  rather than of how many editions repeat it.
+
+PostgreSQL: the same groups and members, and ``search_doc`` (group_id, tsv) with a GIN index,
+in the 'simple' configuration on the same folded text.
 
 Every object of this module is named ``search_*``; ``is_search_object`` lets Alembic's
 autogenerate ignore them, since they are not (and cannot be, for FTS5) in the models.
@@ -19,53 +35,108 @@ autogenerate ignore them, since they are not (and cannot be, for FTS5) in the mo
 
 from __future__ import annotations
 
+import hashlib
+import re
+from collections.abc import Iterable
+
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
-from ..text.fold import index_form
+from ..text.fold import fold_words, index_form
 
 PREFIX = "search_"
-FTS_TABLE = "search_fts"
+FTS_TABLE = "search_text"
 VOCAB_TABLE = "search_vocab"
+GROUP_TABLE = "search_group"
+MEMBER_TABLE = "search_member"
 PG_TABLE = "search_doc"
+LABEL_INDEX = "search_clause_label_edition"
+# The per-clause FTS5 table of migrations 0003-0004, dropped by 0005.
+LEGACY_FTS_TABLE = "search_fts"
 # Noise (credits, addresses, scraped user names) is never a search result.
 INDEXED_KINDS = ("rule", "heading", "example", "glossary", "commentary")
 
 SQLITE_DDL = (
+    f"CREATE TABLE IF NOT EXISTS {GROUP_TABLE} ("
+    " id INTEGER PRIMARY KEY, key BLOB NOT NULL UNIQUE, language TEXT NOT NULL,"
+    " kind TEXT NOT NULL, term TEXT, term_key TEXT)",
+    f"CREATE INDEX IF NOT EXISTS ix_{GROUP_TABLE}_term_key ON {GROUP_TABLE} (term_key)"
+    " WHERE term_key IS NOT NULL",
+    # WITHOUT ROWID: the primary key is the table, so "the members of these groups" is a
+    # range scan that never touches another b-tree.
+    f"CREATE TABLE IF NOT EXISTS {MEMBER_TABLE} ("
+    " group_id INTEGER NOT NULL, edition_id INTEGER NOT NULL, clause_id INTEGER NOT NULL,"
+    " label TEXT, PRIMARY KEY (group_id, edition_id, clause_id)) WITHOUT ROWID",
+    f"CREATE INDEX IF NOT EXISTS {LABEL_INDEX} ON clause (label, edition_id)",
     f"CREATE VIRTUAL TABLE IF NOT EXISTS {FTS_TABLE} USING fts5("
     "body, term, content='', tokenize='unicode61 remove_diacritics 2')",
     # 'row' vocabulary: one row per distinct word with its document count, for fuzzy matching.
     f"CREATE VIRTUAL TABLE IF NOT EXISTS {VOCAB_TABLE} USING fts5vocab({FTS_TABLE}, 'row')",
 )
-SQLITE_DROP = (f"DROP TABLE IF EXISTS {VOCAB_TABLE}", f"DROP TABLE IF EXISTS {FTS_TABLE}")
+SQLITE_DROP = (
+    f"DROP INDEX IF EXISTS {LABEL_INDEX}",
+    f"DROP TABLE IF EXISTS {VOCAB_TABLE}",
+    f"DROP TABLE IF EXISTS {FTS_TABLE}",
+    f"DROP TABLE IF EXISTS {MEMBER_TABLE}",
+    f"DROP TABLE IF EXISTS {GROUP_TABLE}",
+    f"DROP TABLE IF EXISTS {LEGACY_FTS_TABLE}",
+)
 
+# PostgreSQL: the same groups and members, and a tsvector per group with a GIN index, in the
+# 'simple' configuration (no stemming, no stop words: four languages share it).
 PG_DDL = (
-    f"CREATE TABLE IF NOT EXISTS {PG_TABLE} ("
-    " clause_id INTEGER PRIMARY KEY REFERENCES clause(id),"
-    " tsv TSVECTOR NOT NULL)",
+    f"CREATE TABLE IF NOT EXISTS {GROUP_TABLE} ("
+    " id INTEGER PRIMARY KEY, key BYTEA NOT NULL UNIQUE, language VARCHAR(16) NOT NULL,"
+    " kind VARCHAR(16) NOT NULL, term TEXT, term_key TEXT)",
+    f"CREATE INDEX IF NOT EXISTS ix_{GROUP_TABLE}_term_key ON {GROUP_TABLE} (term_key)"
+    " WHERE term_key IS NOT NULL",
+    f"CREATE TABLE IF NOT EXISTS {MEMBER_TABLE} ("
+    " group_id INTEGER NOT NULL, edition_id INTEGER NOT NULL, clause_id INTEGER NOT NULL,"
+    " label VARCHAR(32), PRIMARY KEY (group_id, edition_id, clause_id))",
+    f"CREATE INDEX IF NOT EXISTS {LABEL_INDEX} ON clause (label, edition_id)",
+    f"CREATE TABLE IF NOT EXISTS {PG_TABLE} (group_id INTEGER PRIMARY KEY, tsv TSVECTOR NOT NULL)",
     f"CREATE INDEX IF NOT EXISTS ix_{PG_TABLE}_tsv ON {PG_TABLE} USING GIN (tsv)",
 )
-PG_DROP = (f"DROP TABLE IF EXISTS {PG_TABLE}",)
+PG_DROP = (
+    f"DROP INDEX IF EXISTS {LABEL_INDEX}",
+    f"DROP TABLE IF EXISTS {PG_TABLE}",
+    f"DROP TABLE IF EXISTS {MEMBER_TABLE}",
+    f"DROP TABLE IF EXISTS {GROUP_TABLE}",
+)
 
 # The glossary term weighs more than the body: a search for "stack" should put the glossary
 # entry "Stack" above rules that merely mention the stack.
-# One statement per edition (three arrays unnested server-side): a row-by-row executemany
+# One statement per batch (three arrays unnested server-side): a row-by-row executemany
 # spent more time in round trips than PostgreSQL spends building the vectors.
 PG_INSERT = text(
-    f"INSERT INTO {PG_TABLE} (clause_id, tsv) "
+    f"INSERT INTO {PG_TABLE} (group_id, tsv) "
     "SELECT u.id, setweight(to_tsvector('simple', u.term), 'A') || to_tsvector('simple', u.body) "
     "FROM unnest(CAST(:ids AS INTEGER[]), CAST(:bodies AS TEXT[]), CAST(:terms AS TEXT[])) "
     "AS u(id, body, term)"
 )
-SQLITE_INSERT = f"INSERT INTO {FTS_TABLE} (rowid, body, term) VALUES (?, ?, ?)"
+_PARENTHESIS = re.compile(r"\s*\([^()]*\)\s*$")
+
+
+def term_key(term: str) -> str:
+    """A glossary term as an exact lookup sees it: folded, words only, and without a
+    trailing remark in parentheses ("Converted Mana Cost (Obsolete)" is the entry for
+    "converted mana cost"; "Summoning Sickness (Informal)" for "summoning sickness")."""
+    return " ".join(fold_words(_PARENTHESIS.sub("", term) or term))
+
+
+def group_key(language: str, kind: str, term: str | None, norm: str) -> bytes:
+    """The identity of a distinct text: what one search hit groups."""
+    raw = "\x1f".join((language, kind, term or "", norm))
+    return hashlib.blake2b(raw.encode("utf-8"), digest_size=16).digest()
 
 
 def is_search_object(name: str | None, type_: str, table_name: str | None = None) -> bool:
-    """True for the tables and indexes this module owns (for Alembic's include_object)."""
-    if type_ == "table":
-        return bool(name and name.startswith(PREFIX))
-    return bool(table_name and table_name.startswith(PREFIX))
+    """True for the tables and indexes this module owns (for Alembic's include_object):
+    named search_*, or on a search_* table."""
+    if name and name.startswith(PREFIX):
+        return True
+    return type_ != "table" and bool(table_name and table_name.startswith(PREFIX))
 
 
 def include_object(obj, name, type_, reflected, compare_to) -> bool:
@@ -84,50 +155,96 @@ def drop_index_tables(conn: Connection) -> None:
         conn.exec_driver_sql(ddl)
 
 
-def _rows(conn: Connection, where: str, params: tuple) -> list[tuple[int, str, str]]:
-    kinds = ", ".join(f"'{k}'" for k in INDEXED_KINDS)
-    sql = f"SELECT id, norm, term FROM clause WHERE kind IN ({kinds}) AND {where}"
-    if conn.dialect.name == "sqlite":
-        # Straight on the driver (same connection, same transaction): SQLAlchemy's row
-        # processing costs more than the query for the ~70,000 rows of a full ingest.
-        result = conn.connection.driver_connection.execute(sql, params).fetchall()
-    else:
-        result = conn.exec_driver_sql(sql.replace("?", "%s"), params).fetchall()
-    return [(cid, index_form(norm), index_form(term) if term else "") for cid, norm, term in result]
-
-
-def _insert(conn: Connection, rows: list[tuple[int, str, str]]) -> None:
-    if not rows:
-        return
-    if conn.dialect.name == "postgresql":
-        ids, bodies, terms = (list(col) for col in zip(*rows, strict=True))
-        conn.execute(PG_INSERT, {"ids": ids, "bodies": bodies, "terms": terms})
-    else:
-        # One executemany straight on the driver cursor: no per-row SQLAlchemy overhead.
-        conn.exec_driver_sql(SQLITE_INSERT, rows)
-
-
-def index_clauses(session: Session, rows: list[tuple[int, str, str | None, str]]) -> int:
-    """Index freshly written clauses, given as (id, kind, term, norm), in the same transaction.
-    From the rows in hand: reading them back from the clause table would cost a query."""
-    indexed = [
-        (cid, index_form(norm), index_form(term) if term else "")
-        for cid, kind, term, norm in rows
+def _index_rows(
+    conn: Connection, rows: Iterable[tuple[int, int, str, str, str | None, str]]
+) -> int:
+    """Index (clause id, edition id, language, kind, term, norm) rows: each text joins its
+    group, and a group seen for the first time gets its full-text row. Through the driver
+    (executemany), in the caller's transaction: SQLAlchemy's per-row overhead would cost
+    more than the database's own work for the 350,000 clauses of the archive."""
+    keyed = [
+        (group_key(language, kind, term, norm), cid, eid, language, kind, term, norm, label)
+        for cid, eid, language, kind, term, norm, label in rows
         if kind in INDEXED_KINDS
     ]
-    _insert(session.connection(), indexed)
-    return len(indexed)
+    if not keyed:
+        return 0
+    pg = conn.dialect.name == "postgresql"
+    mark = "%s" if pg else "?"
+    wanted = list({k[0] for k in keyed})
+    ids: dict[bytes, int] = {}
+    for i in range(0, len(wanted), 500):
+        chunk = wanted[i : i + 500]
+        marks = ", ".join(mark for _ in chunk)
+        found = conn.exec_driver_sql(
+            f"SELECT key, id FROM {GROUP_TABLE} WHERE key IN ({marks})", tuple(chunk)
+        ).fetchall()
+        ids.update((bytes(key), gid) for key, gid in found)
+    # Writers hold the store's write lock (store/session.py), so the next ids are ours.
+    top = conn.exec_driver_sql(f"SELECT max(id) FROM {GROUP_TABLE}").scalar()
+    next_id = (top or 0) + 1
+    groups, texts = [], []
+    for key, _cid, _eid, language, kind, term, norm, _label in keyed:
+        if key in ids:
+            continue
+        ids[key] = next_id
+        tkey = term_key(term) if (kind == "glossary" and term) else None
+        groups.append((next_id, key, language, kind, term, tkey))
+        texts.append((next_id, index_form(norm), index_form(term) if term else ""))
+        next_id += 1
+    if groups:
+        conn.exec_driver_sql(
+            f"INSERT INTO {GROUP_TABLE} (id, key, language, kind, term, term_key) "
+            f"VALUES ({', '.join(mark for _ in range(6))})",
+            groups,
+        )
+        if pg:
+            gids, bodies, terms = (list(col) for col in zip(*texts, strict=True))
+            conn.execute(PG_INSERT, {"ids": gids, "bodies": bodies, "terms": terms})
+        else:
+            conn.exec_driver_sql(
+                f"INSERT INTO {FTS_TABLE} (rowid, body, term) VALUES (?, ?, ?)", texts
+            )
+    conn.exec_driver_sql(
+        f"INSERT INTO {MEMBER_TABLE} (group_id, edition_id, clause_id, label) "
+        f"VALUES ({mark}, {mark}, {mark}, {mark})",
+        [(ids[k[0]], k[2], k[1], k[7]) for k in keyed],
+    )
+    return len(keyed)
+
+
+def index_clauses(
+    session: Session, edition_id: int, rows: list[tuple[int, str, str | None, str, str | None]]
+) -> int:
+    """Index freshly written clauses of one edition, given as (id, kind, term, norm, label),
+    in the same transaction. From the rows in hand: reading them back would cost a query."""
+    conn = session.connection()
+    language = conn.execute(
+        text("SELECT language FROM edition WHERE id = :e"), {"e": int(edition_id)}
+    ).scalar_one()
+    return _index_rows(
+        conn,
+        (
+            (cid, edition_id, language, kind, term, norm, label)
+            for cid, kind, term, norm, label in rows
+        ),
+    )
 
 
 def rebuild_index(conn: Connection) -> int:
-    """Index every clause not yet indexed: used by the migration for stores that predate it."""
+    """Index every clause from scratch: used by the migrations for stores that predate the
+    index or its present form (a contentless FTS5 table cannot tell which rowids it holds)."""
     create_index_tables(conn)
     if conn.dialect.name == "postgresql":
-        where = f"id NOT IN (SELECT clause_id FROM {PG_TABLE})"
+        for table in (PG_TABLE, MEMBER_TABLE, GROUP_TABLE):
+            conn.exec_driver_sql(f"DELETE FROM {table}")
     else:
-        # A contentless FTS5 table cannot tell which rowids it holds; start from scratch.
         conn.exec_driver_sql(f"INSERT INTO {FTS_TABLE}({FTS_TABLE}) VALUES ('delete-all')")
-        where = "1 = 1"
-    rows = _rows(conn, where, ())
-    _insert(conn, rows)
-    return len(rows)
+        for table in (MEMBER_TABLE, GROUP_TABLE):
+            conn.exec_driver_sql(f"DELETE FROM {table}")
+    kinds = ", ".join(f"'{k}'" for k in INDEXED_KINDS)
+    result = conn.exec_driver_sql(
+        "SELECT c.id, c.edition_id, e.language, c.kind, c.term, c.norm, c.label FROM clause c "
+        f"JOIN edition e ON e.id = c.edition_id WHERE c.kind IN ({kinds}) ORDER BY c.id"
+    ).fetchall()
+    return _index_rows(conn, [tuple(r) for r in result])

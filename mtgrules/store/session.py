@@ -36,9 +36,10 @@ WRITE_OPTION = "mtgrules_write"
 
 
 def default_db_path() -> Path:
-    from platformdirs import user_data_dir
+    # One definition, shared with the fast read path (store/sql.py).
+    from .sql import default_db_path as _default
 
-    return Path(user_data_dir("mtgrules", appauthor=False)) / "mtgrules.sqlite"
+    return _default()
 
 
 def resolve_url(db: str | None) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from .chinese import is_traditional
-from .fold import han_ratio
+from .fold import fold, han_ratio
 
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
 
@@ -155,3 +155,42 @@ def detect_language(text: str, *, min_words: int = 3) -> str | None:
     if scores[best] == 0:
         return None
     return best
+
+
+# Letters that only one of the Latin languages writes (é and ü are French and Spanish alike).
+_ONLY_IN = {"es": frozenset("ñ¿¡áíóú"), "fr": frozenset("àâçèêëîïôùûÿœæ")}
+
+
+def spelled_languages(text: str) -> list[str]:
+    """The languages a short text (a search query) shows by its spelling alone: Chinese by
+    its script (zh-Hant when written in Traditional characters), French or Spanish by a
+    letter only that language writes (coût, maná, ¿...?), else by its function words (one
+    is enough here, ignoring accents: "cout de mana", "que vaut X"). [] when the spelling
+    says nothing ("stack", "mana", "X")."""
+    if han_ratio(text) > 0.3:
+        return ["zh-Hant" if is_traditional(text) else "zh-Hans"]
+    lower = text.casefold()
+    found = [lang for lang, letters in _ONLY_IN.items() if any(ch in letters for ch in lower)]
+    if found:
+        return found
+    words = [
+        fold(w)
+        for w in _WORD.findall(text)
+        if not (len(w) == 1 and w.isupper())  # a variable, not Spanish "y"
+    ]
+    scores = {
+        lang: sum(1 for w in words if w in _folded_function_words(lang)) for lang in _FUNCTION_WORDS
+    }
+    best = max(scores.values(), default=0)
+    winners = [lang for lang, n in scores.items() if n == best]
+    return winners if best and len(winners) == 1 else []
+
+
+def _folded_function_words(language: str) -> frozenset[str]:
+    cached = _FOLDED.get(language)
+    if cached is None:
+        cached = _FOLDED[language] = frozenset(fold(w) for w in _FUNCTION_WORDS[language])
+    return cached
+
+
+_FOLDED: dict[str, frozenset[str]] = {}

@@ -7,6 +7,8 @@ editions' scripts but one language for pairing a translation with its English; a
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 # The order languages are listed in, beside each other, in every report and search result.
 # Languages not listed come after these, alphabetically.
 DISPLAY_ORDER = ("en", "fr", "es", "de", "it", "pt", "ru", "ja", "ko", "zh-Hans", "zh-Hant")
@@ -18,6 +20,7 @@ def base_language(tag: str) -> str:
     return tag.split("-")[0].lower()
 
 
+@lru_cache(maxsize=1024)  # a handful of tags, compared thousands of times per search
 def matches_language(tag: str, wanted: str) -> bool:
     """Does an edition in ``tag`` answer a user's ``--lang wanted``? 'zh' matches zh-Hans and
     zh-Hant; 'zh-Hant' only itself; case does not matter."""
@@ -30,6 +33,7 @@ def same_tag(a: str, b: str) -> bool:
     return matches_language(a, b) or matches_language(b, a)
 
 
+@lru_cache(maxsize=1024)
 def same_language(a: str, b: str) -> bool:
     """One language whatever the script: zh-Hans and zh-Hant are the same language."""
     return base_language(a) == base_language(b)

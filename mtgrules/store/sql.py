@@ -1,0 +1,195 @@
+"""Plain SQL reads that run on a SQLAlchemy Session (or Connection) and on a bare sqlite3
+connection alike.
+
+Why two kinds of connection: `mtgrules show` and `mtgrules search` must answer in a quarter
+of a second, and importing SQLAlchemy alone takes about that long on a loaded two-core
+machine. So the commands that only read open a current SQLite store with the standard
+library (``LiteSession``, see ``open_lite``) and the functions on their path (the editions,
+a rule's clauses, the termbase, the search backend, the stored links) are written in SQL
+through ``fetch``; everything else (ingest, migrations, PostgreSQL) keeps SQLAlchemy, and
+those same functions take its Session unchanged.
+
+SQL is written with ``:name`` parameters, which both sqlite3 and SQLAlchemy's ``text()``
+understand. Lists of integers (ids from the store itself, never user text) are inlined with
+``in_list``.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections import namedtuple
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from ..errors import StoreError
+
+# The same busy timeout as the SQLAlchemy engine (store/session.py): a reader waits for a
+# checkpoint rather than failing.
+BUSY_TIMEOUT_MS = 30_000
+
+
+class LiteSession:
+    """A read-only transaction on a SQLite store through the standard library: what the
+    read functions of this module's callers need of a Session, and nothing more."""
+
+    dialect = "sqlite"
+
+    def __init__(self, conn: sqlite3.Connection, url: str):
+        self.conn = conn
+        self.url = url
+
+    def execute_sql(self, sql: str, params: Mapping[str, Any] | Sequence[Any] | None) -> list:
+        return _rows(self.conn.execute(sql, params or ()))
+
+
+@lru_cache(maxsize=256)
+def _row_type(names: tuple[str, ...]):
+    # Rows with attribute access (r.id), as SQLAlchemy's rows have.
+    return namedtuple("Row", names, rename=True)
+
+
+def dialect_of(db: Any) -> str:
+    """'sqlite' or 'postgresql' for a LiteSession, a SQLAlchemy Session or Connection."""
+    if isinstance(db, LiteSession):
+        return db.dialect
+    bind = db.get_bind() if hasattr(db, "get_bind") else db
+    return bind.dialect.name
+
+
+def store_url(db: Any) -> str:
+    """Which store this is (a cache key: one process may open several)."""
+    if isinstance(db, LiteSession):
+        return db.url
+    bind = db.get_bind() if hasattr(db, "get_bind") else db
+    return str(bind.url)
+
+
+def fetch(
+    db: Any, sql: str, params: Mapping[str, Any] | None = None, *, plain: bool = False
+) -> list:
+    """All rows of ``sql`` (``:name`` parameters), each with attribute access (``plain``:
+    bare tuples, for the thousands of rows of a hot path)."""
+    if isinstance(db, LiteSession):
+        if plain:
+            return db.conn.execute(sql, params or ()).fetchall()
+        return db.execute_sql(sql, params)
+    if dialect_of(db) == "sqlite":
+        # A SQLAlchemy session on SQLite: straight on its driver connection, in the same
+        # transaction (session.connection() begins it). Compiling text() and building
+        # SQLAlchemy rows cost more than SQLite's own work for the small queries of a
+        # search (about 40 of them).
+        conn = db.connection() if hasattr(db, "get_bind") else db
+        cur = conn.connection.driver_connection.execute(sql, params or ())
+        return cur.fetchall() if plain else _rows(cur)
+    from sqlalchemy import text  # the caller holds a SQLAlchemy session: already imported
+
+    return list(db.execute(text(sql), dict(params or {})).all())
+
+
+def _rows(cur: sqlite3.Cursor) -> list:
+    if cur.description is None:
+        return []
+    factory = _row_type(tuple(d[0] for d in cur.description))
+    return [factory._make(r) for r in cur.fetchall()]
+
+
+def scalar(db: Any, sql: str, params: Mapping[str, Any] | None = None) -> Any:
+    rows = fetch(db, sql, params)
+    return rows[0][0] if rows else None
+
+
+def in_list(ids: Sequence[int] | set[int]) -> str:
+    """Integers from the store itself (never user text), inlined: SQLite then uses the
+    IN-list directly, and no driver's parameter limit applies."""
+    return ", ".join(str(int(i)) for i in ids) or "NULL"
+
+
+def iso_date(value: Any) -> str | None:
+    """A date column as 'YYYY-MM-DD' whatever the driver returns (str on SQLite, date on
+    PostgreSQL)."""
+    if value is None:
+        return None
+    return value.isoformat() if hasattr(value, "isoformat") else str(value)[:10]
+
+
+def json_list(value: Any) -> list:
+    """A JSON column as a list whatever the driver returns (text on SQLite)."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        import json
+
+        return list(json.loads(value or "[]"))
+    return list(value)
+
+
+# --- opening a store without SQLAlchemy ---------------------------------------------------
+
+
+def sqlite_path(db: str | None) -> Path | None:
+    """The file of a SQLite store named by --db / $MTGRULES_DB / the default, or None when
+    the store is not a plain SQLite file (a PostgreSQL URL, a URL with options)."""
+    value = db or os.environ.get("MTGRULES_DB")
+    if value is None:
+        return default_db_path()
+    if value.startswith("sqlite:///") and "?" not in value:
+        return Path(value[len("sqlite:///") :])
+    if "://" in value:
+        return None
+    return Path(value).expanduser()
+
+
+def default_db_path() -> Path:
+    """The store in the user's data folder (platformdirs' rule on Linux, computed here
+    because importing platformdirs costs more than the rest of a search)."""
+    import sys
+
+    if sys.platform.startswith("linux"):
+        base = os.environ.get("XDG_DATA_HOME", "").strip() or str(Path.home() / ".local/share")
+        return Path(base) / "mtgrules" / "mtgrules.sqlite"
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("mtgrules", appauthor=False)) / "mtgrules.sqlite"
+
+
+@contextmanager
+def open_lite(path: Path, schema_head: str) -> Iterator[LiteSession | None]:
+    """A read transaction on the SQLite store at ``path``, or None when this fast path does
+    not apply (no such file yet, an older schema that needs a migration, an empty store):
+    the caller then opens the store the usual way, which migrates or ingests first."""
+    if not path.is_file():
+        yield None
+        return
+    try:
+        # mode=rw: never create a file (a missing store is the slow path's business).
+        conn = sqlite3.connect(
+            f"file:{path}?mode=rw", uri=True, isolation_level=None, check_same_thread=False
+        )
+    except sqlite3.Error:
+        yield None
+        return
+    try:
+        conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        try:
+            version = conn.execute("SELECT version_num FROM alembic_version").fetchone()
+            empty = conn.execute("SELECT 1 FROM edition LIMIT 1").fetchone() is None
+        except sqlite3.Error:
+            yield None
+            return
+        if version is None or version[0] != schema_head or empty:
+            yield None
+            return
+        # One snapshot for the whole command, as a SQLAlchemy read transaction gives.
+        conn.execute("BEGIN")
+        try:
+            yield LiteSession(conn, f"sqlite:///{path}")
+        except sqlite3.OperationalError as exc:
+            raise StoreError(f"the store failed ({exc}); nothing was written.") from None
+        finally:
+            conn.execute("ROLLBACK")
+    finally:
+        conn.close()
