@@ -6,6 +6,7 @@ Only this module imports click. Errors become one stderr line and an exit code h
 from __future__ import annotations
 
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -67,6 +68,26 @@ class AppContext:
         from .store import session_scope
 
         return session_scope(self.engine, write=write)
+
+    @contextmanager
+    def reader(self):
+        """A read transaction for show and search. A current, non-empty SQLite store is read
+        straight through sqlite3 (no SQLAlchemy import: store/sql.py says why); anything
+        else (PostgreSQL, a new or empty store, one needing a migration) takes the usual
+        session, which migrates or ingests the bundled corpus first."""
+        from .store.migrate import SCHEMA_HEAD
+        from .store.sql import open_lite, sqlite_path
+
+        path = sqlite_path(self.db)
+        if path is not None:
+            with open_lite(path, SCHEMA_HEAD) as lite:
+                if lite is not None:
+                    yield lite
+                    return
+        self.ensure_data()
+        # A pure read: it neither waits for nor blocks an ingest (store/session.py).
+        with self.session(write=False) as s:
+            yield s
 
     def ensure_data(self) -> None:
         """A newcomer's first command works: an empty store gets the bundled corpus first."""
@@ -208,8 +229,7 @@ def show(
     from .text.labels import parse_rule_label
 
     label = parse_rule_label(rule)
-    app.ensure_data()
-    with app.session(write=False) as s:
+    with app.reader() as s:
         result = show_rule(s, label, language=language, edition=edition, as_of=as_of)
     if as_json:
         click.echo(to_json(result.as_json()))
@@ -556,9 +576,7 @@ def search(
     from .search import search as run_search
     from .search.render import render_search
 
-    app.ensure_data()
-    # A pure read: it neither waits for nor blocks an ingest (store/session.py).
-    with app.session(write=False) as s:
+    with app.reader() as s:
         result = run_search(
             s,
             " ".join(query),

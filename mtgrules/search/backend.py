@@ -235,6 +235,18 @@ def load_clauses(db: Any, ids: Iterable[int]) -> dict[int, Any]:
     return out
 
 
+def load_texts(db: Any, ids: Iterable[int]) -> dict[int, Any]:
+    """Only what ranking reads of a clause: its glossary term and normalized text."""
+    ids = sorted(set(ids))
+    out: dict[int, Any] = {}
+    for i in range(0, len(ids), 900):
+        rows = fetch(
+            db, f"SELECT id, term, norm FROM clause WHERE id IN ({in_list(ids[i : i + 900])})"
+        )
+        out.update((r.id, r) for r in rows)
+    return out
+
+
 def vocabulary(db: Any) -> dict[str, int]:
     """Every word of the index a person might mistype, with the number of distinct texts
     holding it (for the fuzzy fallback). Cached per store and index size."""

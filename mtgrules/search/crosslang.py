@@ -37,21 +37,26 @@ def _preference(
     cand: EditionInfo,
     by_id: dict[int, EditionInfo],
     doc_of: dict[int, str],
-    where: dict[int, tuple[set, set]] | None = None,
+    where: dict[tuple[int, bool], tuple[set, set]] | None = None,
+    by_label: bool = False,
 ) -> tuple | None:
     """Whether (None: no) and how well an edition of another language sits beside a hit:
     the same source page (a bilingual page), or the same date as one of the editions holding
     the hit's text. Rule numbers move
     between editions, so a label is never matched to an edition of another date: no clause
-    is better than the wrong one. ``where`` caches each hit's (dates, pages)."""
-    known = where.get(hit.clause_id) if where is not None else None
+    is better than the wrong one. ``by_label``: only the dates at which the hit's clause
+    carried the label it shows (a lineage renumbered on the way had another number before).
+    ``where`` caches each hit's (dates, pages)."""
+    key = (hit.clause_id, by_label)
+    known = where.get(key) if where is not None else None
     if known is None:
+        editions = (hit.label_editions or hit.edition_ids) if by_label else hit.edition_ids
         known = (
-            {by_id[e].date for e in hit.edition_ids if e in by_id},
-            {doc_of.get(e) for e in hit.edition_ids},
+            {by_id[e].date for e in editions if e in by_id},
+            {doc_of.get(e) for e in editions},
         )
         if where is not None:
-            where[hit.clause_id] = known
+            where[key] = known
     dates, docs = known
     same_doc = doc_of.get(cand.id) in docs
     # Two undated scraped pages may quote different editions: only the pivot check
@@ -117,7 +122,9 @@ def _glossary_entries(db: Any, forms: list[str], edition_ids: list[int]) -> list
     return list(rows.values())
 
 
-def _reachable(hits: list[Hit], alive: list[EditionInfo], by_id: dict[int, EditionInfo]) -> list[int]:
+def _reachable(
+    hits: list[Hit], alive: list[EditionInfo], by_id: dict[int, EditionInfo]
+) -> list[int]:
     """The editions a clause beside these hits can come from (see _preference): another
     language's edition of one of a hit's dates or pages, and the undated pages (whose own
     clauses _pivot_agrees compares). Not the other 100 English editions of an archive."""
@@ -154,7 +161,7 @@ def attach_aligned(
     by_id = {e.id: e for e in alive}
     doc_of = {e.id: e.source for e in alive}
     found: dict[int, dict[str, tuple[tuple, Aligned]]] = {h.clause_id: {} for h in hits}
-    places: dict[int, tuple[set, set]] = {}  # per hit: its editions' dates and pages
+    places: dict[tuple[int, bool], tuple[set, set]] = {}  # per hit: its dates and pages
 
     def offer(hit: Hit, row: Any, via: str, rank: float = 0.0, checked: bool = False) -> None:
         info = by_id.get(row.edition_id)
@@ -162,7 +169,7 @@ def attach_aligned(
             return
         if same_language(info.language, hit.language):
             return  # zh-Hans beside zh-Hant is the same language
-        where = _preference(hit, info, by_id, doc_of, places)
+        where = _preference(hit, info, by_id, doc_of, places, by_label=via == "label")
         if where is None and not (via == "link" or checked):
             return
         pref = (via == "link", rank, *(where or (False, "")))

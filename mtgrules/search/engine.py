@@ -33,6 +33,7 @@ from .backend import (
     groups_of_clauses,
     load_clauses,
     load_members,
+    load_texts,
     ranked_groups,
     rule_groups,
     sample_clauses,
@@ -62,6 +63,8 @@ from .results import SearchResult
 CANDIDATES = 100
 # Fewer full matches than this many hits and the partial matches (any of the words) join.
 FEW = 3
+# Texts per lineage reckoned with when deciding whether the full matches fill a page.
+WORDINGS = 3
 # The candidates whose words are examined (phrase, nearness) per expression, best first.
 EXAMINED = 60
 
@@ -274,35 +277,40 @@ def _rank(
     aligned: bool,
     dfs: dict[Term, int],
 ) -> list[Ranked]:
+    """The candidate texts of a query, in the librarian's order (rank.py): fetched for all
+    the terms, the phrase and (when those are few) any term, plus the exact glossary entry,
+    the rules it points to and the texts a translation vouches for; each weighed on one of
+    its clauses (they all hold the same text)."""
     db = plan.db
     fuzzy = bool(fixes)
     pool: dict[int, _Candidate] = {}
     order: dict[str, list[int]] = {}  # per expression, its candidates best first
-    crowd: dict[str, bool] = {}  # per expression: its fetch hit the limit
-
-    def _crowded(got: list[int], pool: dict[int, _Candidate], plan: _Plan) -> bool:
-        """Might the query's language have been crowded out of the first fetch?"""
-        name = next(reversed(crowd))
-        return crowd[name] and not all(pool[g].group.language in plan.preferred_tags for g in got)
+    # A long page needs more texts than the default fetch (several per lineage).
+    fetched = max(CANDIDATES, plan.limit * 5)
+    examined_n = max(EXAMINED, plan.limit * WORDINGS)
 
     def gather(expr: Expr, name: str) -> list[int]:
-        """Fetch the best texts for ``expr``; the first EXAMINED of each scope are looked
-        at closely. Returns them, best first."""
+        """Fetch the best texts for ``expr``; the first few of each scope are looked at
+        closely. Returns them, best first."""
         got: list[int] = []
-        scopes = [plan.languages]
-        if plan.languages is None and plan.preferred_tags:
-            # The query's language first: its texts must not be crowded out of the fetch.
-            scopes.append(plan.preferred_tags)
-        for n_scope, scope in enumerate(scopes):
-            if n_scope and not _crowded(got, pool, plan):
-                break  # every match was fetched, or all were in the query's language
-            groups = ranked_groups(db, expr, languages=scope, kinds=plan.kinds, limit=CANDIDATES)
-            if not n_scope:
-                crowd[name] = len(groups) >= CANDIDATES
-            for n, g in enumerate(groups):
+        groups = ranked_groups(db, expr, languages=plan.languages, kinds=plan.kinds, limit=fetched)
+        more = [groups]
+        crowded = len(groups) >= fetched and not all(
+            g.language in plan.preferred_tags for g in groups
+        )
+        if plan.languages is None and plan.preferred_tags and crowded:
+            # Other languages filled the fetch: the query's language gets its own, so that
+            # its texts (ranked first) are not left out.
+            more.append(
+                ranked_groups(
+                    db, expr, languages=plan.preferred_tags, kinds=plan.kinds, limit=fetched
+                )
+            )
+        for found in more:
+            for n, g in enumerate(found):
                 c = pool.setdefault(g.id, _Candidate(g))
                 c.scores[name] = g.score
-                if n < EXAMINED and g.id not in got:
+                if n < examined_n and g.id not in got:
                     got.append(g.id)
         order[name] = got
         return got
@@ -312,10 +320,16 @@ def _rank(
     phrase = parsed.phrase if not fuzzy else None
     if phrase is not None:
         gather(phrase, "phrase")
-    # The exact glossary entry and the rules it points to.
-    exact = glossary_groups(db, _glossary_keys(parsed, fixes), plan.kinds)
+    # The exact glossary entry and the rules it points to (those even when only rules are
+    # asked for: the entry is not shown then, but still says where the term is defined).
+    exact = [
+        g
+        for g in glossary_groups(db, _glossary_keys(parsed, fixes), None)
+        if plan.languages is None or g.language in plan.languages
+    ]
+    shown = not plan.kinds or "glossary" in plan.kinds
     for g in exact:
-        if plan.languages is None or g.language in plan.languages:
+        if shown:
             pool.setdefault(g.id, _Candidate(g)).tier = 0
     examined = {gid for ids in order.values() for gid in ids}
     examined |= {gid for gid, c in pool.items() if c.tier < 2}
@@ -324,11 +338,13 @@ def _rank(
         # that the fallback below knows how many full matches are really left.
         load_members(db, [pool[g].group for g in examined], plan.allowed)
         examined = {g for g in examined if pool[g].group.members}
+    # Each lineage may take several texts (its wordings through the editions): with fewer
+    # full matches than a few per hit asked for, the partial ones are fetched too.
     full = [g for g in order["and"] if g in examined]
-    if len(full) < max(plan.limit, FEW) and len(terms) > 1:
+    if len(full) < max(plan.limit * WORDINGS, FEW) and len(terms) > 1:
         fresh = [g for g in gather(Expr(tuple(terms), "or"), "or") if g not in examined]
         examined |= set(fresh)
-    _add_defining_rules(plan, pool, examined)
+    _add_defining_rules(plan, pool, examined, exact)
     concordant = (
         concordant_groups(db, translations, term_languages, plan.by_id, plan.kinds, termbase)
         if aligned and translations
@@ -349,7 +365,7 @@ def _rank(
     # Every clause of a group holds the same text: one of them is enough to weigh it. Which
     # clause is shown (the newest) is settled for the few that make the page (hits.py).
     samples = sample_clauses(db, [c.group.id for c in live])
-    clauses = load_clauses(db, samples.values())
+    clauses = load_texts(db, samples.values())
     live = [c for c in live if c.group.id in samples]
     total = max(total_documents(db), 1)
     weights = [rarity(_df(db, t, dfs), total) for t in terms]
@@ -400,13 +416,14 @@ def _script(plan: _Plan) -> str | None:
     return None
 
 
-def _add_defining_rules(plan: _Plan, pool: dict[int, _Candidate], examined: set[int]) -> None:
+def _add_defining_rules(
+    plan: _Plan, pool: dict[int, _Candidate], examined: set[int], exact: list[Group]
+) -> None:
     """The rules an exact glossary entry points to ("See rule 405"), read in the newest
     edition holding the entry, join as the second tier."""
     db = plan.db
-    entries = [pool[g] for g in examined if pool[g].tier == 0]
-    load_members(db, [c.group for c in entries], plan.allowed)
-    entries = [c for c in entries if c.group.members]
+    load_members(db, exact, plan.allowed)
+    entries = [_Candidate(g) for g in exact if g.members]
     if not entries:
         return
     # One entry per term and language: its newest wording (the 2006 glossary's "See rule

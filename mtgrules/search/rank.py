@@ -97,16 +97,18 @@ def term_in(term: Term, tokens: list[str], joined: str) -> bool:
 
 def positions(term: Term, tokens: list[str]) -> list[int]:
     """Where ``term`` starts among ``tokens``."""
-    out = []
-    for alt in term.alts:
-        if term.han:
-            n = len(alt)
-            out += [i for i in range(len(tokens) - n + 1) if "".join(tokens[i : i + n]) == alt]
-        elif len(alt) >= 3:
-            out += [i for i, t in enumerate(tokens) if t.startswith(alt)]
-        else:
-            out += [i for i, t in enumerate(tokens) if t == alt]
-    return sorted(set(out))
+    out: list[int] = []
+    if term.han:
+        for alt in term.alts:
+            n, first = len(alt), alt[0]
+            out += [
+                i for i, t in enumerate(tokens) if t == first and "".join(tokens[i : i + n]) == alt
+            ]
+        return sorted(set(out))
+    prefixes = tuple(a for a in term.alts if len(a) >= 3)
+    exact = {a for a in term.alts if len(a) < 3}
+    # str.startswith with a tuple: one C call per token, whatever the alternatives.
+    return [i for i, t in enumerate(tokens) if t in exact or (prefixes and t.startswith(prefixes))]
 
 
 def has_phrase(phrase: list[str], tokens: list[str]) -> bool:
@@ -142,14 +144,19 @@ def rarity(df: int, total: int) -> float:
 def longest_run(query: list[str], searched: set[str], tokens: list[str]) -> int:
     """The most searched words in one run of the query's tokens that the text repeats in
     order and unbroken (stop words count for the run, not in its length)."""
+    exact = set(query)
+    prefixes = tuple(q for q in query if len(q) >= 4)
     best = 0
-    runs: dict[int, tuple[int, int]] = {}  # query position -> (run length, searched words)
+    runs: dict[int, int] = {}  # query position -> searched words in the run ending there
     for t in tokens:
-        nxt: dict[int, tuple[int, int]] = {}
+        if t not in exact and not (prefixes and t.startswith(prefixes)):
+            runs = {}  # most tokens: not a query word, every run breaks here
+            continue
+        nxt: dict[int, int] = {}
         for i, q in enumerate(query):
             if t == q or (len(q) >= 4 and t.startswith(q)):
-                length, count = runs.get(i - 1, (0, 0))
-                nxt[i] = (length + 1, count + (q in searched))
-                best = max(best, nxt[i][1])
+                nxt[i] = runs.get(i - 1, 0) + (q in searched)
+                if nxt[i] > best:
+                    best = nxt[i]
         runs = nxt
     return best

@@ -10,12 +10,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
-
-from sqlalchemy import Connection, Engine, text
-from sqlalchemy.exc import DBAPIError, OperationalError
+from typing import TYPE_CHECKING
 
 from ..errors import MtgRulesError, StoreError
-from .session import WRITE_OPTION, first_line
+
+if TYPE_CHECKING:
+    from sqlalchemy import Connection, Engine
+
+# SQLAlchemy and the session module are imported inside the functions: the fast read path
+# (store/sql.py) reads SCHEMA_HEAD from here without loading them.
 
 # The newest migration's revision id. tests/test_migrations.py checks that it is Alembic's
 # head, so a new migration cannot be forgotten here.
@@ -51,6 +54,11 @@ def head_revision(engine: Engine) -> str:
 
 def current_revision(engine: Engine) -> str | None:
     """The store's schema version, in one query (None for a new, empty store)."""
+    from sqlalchemy import text
+    from sqlalchemy.exc import DBAPIError, OperationalError
+
+    from .session import WRITE_OPTION
+
     # A read: it must not queue behind an ingest that holds the write lock.
     with engine.execution_options(**{WRITE_OPTION: False}).connect() as conn:
         try:
@@ -61,7 +69,7 @@ def current_revision(engine: Engine) -> str | None:
             return None  # no version table yet
 
 
-def _is_unreachable(exc: OperationalError) -> bool:
+def _is_unreachable(exc: Exception) -> bool:
     """A store that cannot be opened at all, as opposed to one without a version table."""
     message = str(exc.orig).lower()
     return "no such table" not in message and "does not exist" not in message
@@ -69,6 +77,10 @@ def _is_unreachable(exc: OperationalError) -> bool:
 
 def upgrade(engine: Engine, target: str = "head") -> None:
     """Bring the schema to ``target``; one query when it is already there."""
+    from sqlalchemy.exc import OperationalError
+
+    from .session import first_line
+
     try:
         if target == "head" and current_revision(engine) == SCHEMA_HEAD:
             return
@@ -137,6 +149,7 @@ def schema_differences(engine: Engine) -> list:
     from alembic.runtime.migration import MigrationContext
 
     from .models import Base
+    from .session import WRITE_OPTION
 
     with engine.execution_options(**{WRITE_OPTION: False}).connect() as conn:
         # The search index (FTS5 / tsvector tables) lives outside the models on purpose.

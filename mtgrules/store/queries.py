@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import NotFoundError
 from ..record import INTERNAL, Record
 from ..text.labels import in_rule
-from .sql import fetch, iso_date, json_list, scalar
+from .sql import fetch, in_list, iso_date, json_list, scalar
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
@@ -194,27 +194,57 @@ def _view(c: Any) -> ClauseView:
     )
 
 
+def _prefix_range(prefix: str) -> tuple[str, str]:
+    """Bounds for "starts with ``prefix``" as a range the label index can seek (labels are
+    ASCII digits, dots and letters, compared the same way by every database)."""
+    return prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1)
+
+
+def rules_clauses(
+    session: Session, edition_ids: list[int], rule: str
+) -> dict[int, list[ClauseView]]:
+    """rule_clauses for several editions in one query (by label and parent ranges, which
+    the label and parent indexes seek), edition id -> clauses."""
+    if not edition_ids:
+        return {}
+    base = rule if "." in rule else rule + "."
+    lo, hi = _prefix_range(base)
+    params = {"rule": rule, "lo": lo, "hi": hi}
+    # "+edition_id" and "label || ''": not by the (edition, position) or label index, which
+    # would read every clause of every edition (or every unlabelled one); the label and
+    # parent indexes find the few rows of the rule. Both forms are valid PostgreSQL too.
+    eds = in_list(edition_ids)
+    rows = fetch(
+        session,
+        f"SELECT * FROM (SELECT edition_id, {_CLAUSE_COLUMNS} FROM clause "
+        f"WHERE +edition_id IN ({eds}) AND (label = :rule OR (label >= :lo AND label < :hi)) "
+        f"UNION ALL SELECT edition_id, {_CLAUSE_COLUMNS} FROM clause "
+        f"WHERE +edition_id IN ({eds}) AND (label || '') IS NULL "
+        "AND (parent = :rule OR (parent >= :lo AND parent < :hi))) AS found "
+        "ORDER BY edition_id, position",
+        params,
+    )
+    by_edition: dict[int, list[Any]] = {}
+    for r in rows:
+        by_edition.setdefault(r.edition_id, []).append(r)
+    out = {}
+    for eid, clauses in by_edition.items():
+        labels = {
+            c.label for c in clauses if c.kind in ("rule", "heading") and in_rule(c.label, rule)
+        }
+        out[eid] = [
+            _view(c)
+            for c in clauses
+            if (c.kind in ("rule", "heading") and in_rule(c.label, rule))
+            or (c.label is None and (c.parent in labels or c.parent == rule))
+        ]
+    return out
+
+
 def rule_clauses(session: Session, edition_id: int, rule: str) -> list[ClauseView]:
     """The rule, its subrules, and what sits under them (examples, notes, unlabelled
     subrules), in document order."""
-    params = {"e": int(edition_id), "rule": rule, "sub": rule + "%", "dot": rule + ".%"}
-    if "." in rule:
-        where = "(label LIKE :sub OR parent LIKE :sub)"
-    else:
-        where = "(label = :rule OR label LIKE :dot OR parent LIKE :dot)"
-    rows = fetch(
-        session,
-        f"SELECT {_CLAUSE_COLUMNS} FROM clause WHERE edition_id = :e AND {where} ORDER BY position",
-        params,
-    )
-    labels = {c.label for c in rows if c.kind in ("rule", "heading") and in_rule(c.label, rule)}
-    keep = [
-        c
-        for c in rows
-        if (c.kind in ("rule", "heading") and in_rule(c.label, rule))
-        or (c.label is None and (c.parent in labels or c.parent == rule))
-    ]
-    return [_view(c) for c in keep]
+    return rules_clauses(session, [edition_id], rule).get(edition_id, [])
 
 
 def edition_clauses(session: Session, edition_id: int) -> list[ClauseView]:
@@ -252,11 +282,8 @@ def show_rule(
     as_of: int | None = None,
 ) -> RuleShown:
     infos = filter_editions(list_editions(session, as_of), language=language, edition=edition)
-    found = []
-    for info in infos:
-        clauses = rule_clauses(session, info.id, rule)
-        if clauses:
-            found.append((info, clauses))
+    every = rules_clauses(session, [info.id for info in infos], rule)
+    found = [(info, every[info.id]) for info in infos if every.get(info.id)]
     if not found:
         where = f" in {edition or language}" if (edition or language) else ""
         raise NotFoundError(

@@ -38,12 +38,16 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable
-
-from sqlalchemy import text
-from sqlalchemy.engine import Connection
-from sqlalchemy.orm import Session
+from typing import TYPE_CHECKING
 
 from ..text.fold import fold_words, index_form
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Connection
+    from sqlalchemy.orm import Session
+
+# SQLAlchemy is imported inside the writing functions only: search reads the names and
+# keys of this module on its fast path (store/sql.py).
 
 PREFIX = "search_"
 FTS_TABLE = "search_text"
@@ -109,7 +113,7 @@ PG_DROP = (
 # entry "Stack" above rules that merely mention the stack.
 # One statement per batch (three arrays unnested server-side): a row-by-row executemany
 # spent more time in round trips than PostgreSQL spends building the vectors.
-PG_INSERT = text(
+PG_INSERT = (
     f"INSERT INTO {PG_TABLE} (group_id, tsv) "
     "SELECT u.id, setweight(to_tsvector('simple', u.term), 'A') || to_tsvector('simple', u.body) "
     "FROM unnest(CAST(:ids AS INTEGER[]), CAST(:bodies AS TEXT[]), CAST(:terms AS TEXT[])) "
@@ -199,8 +203,10 @@ def _index_rows(
             groups,
         )
         if pg:
+            from sqlalchemy import text
+
             gids, bodies, terms = (list(col) for col in zip(*texts, strict=True))
-            conn.execute(PG_INSERT, {"ids": gids, "bodies": bodies, "terms": terms})
+            conn.execute(text(PG_INSERT), {"ids": gids, "bodies": bodies, "terms": terms})
         else:
             conn.exec_driver_sql(
                 f"INSERT INTO {FTS_TABLE} (rowid, body, term) VALUES (?, ?, ?)", texts
@@ -218,6 +224,8 @@ def index_clauses(
 ) -> int:
     """Index freshly written clauses of one edition, given as (id, kind, term, norm, label),
     in the same transaction. From the rows in hand: reading them back would cost a query."""
+    from sqlalchemy import text
+
     conn = session.connection()
     language = conn.execute(
         text("SELECT language FROM edition WHERE id = :e"), {"e": int(edition_id)}

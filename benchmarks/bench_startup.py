@@ -1,0 +1,100 @@
+"""Wall time of `mtgrules show 107.3` and `mtgrules search stack` as a user runs them (a new
+process each time), beside `python -c "import sqlite3"` (the floor of any Python command).
+
+Run: .venv/bin/python benchmarks/bench_startup.py [--db PATH] [--runs N]
+Without --db, the whole bundled corpus is ingested into a temporary store first (not timed).
+Target (issue 12): each command <= 0.25 s (median) on this machine.
+
+Each command runs once untimed first, with bytecode writing allowed, so that Python's
+bytecode cache exists as it does after `pip install` (pip compiles the package); this
+matters here because this machine's sessions set PYTHONDONTWRITEBYTECODE=1, with which an
+editable checkout would otherwise be compiled from source on every run. The figure without
+any bytecode cache is printed too, for reference.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from corpus_store import corpus_store
+
+TARGET_S = 0.25
+COMMANDS = [["show", "107.3"], ["search", "stack"]]
+PACKAGE = Path(__file__).resolve().parents[1] / "mtgrules"
+
+
+def _mtgrules() -> list[str]:
+    """The console script next to this Python (what a user runs), else `python -m`."""
+    script = Path(sys.executable).with_name("mtgrules")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "mtgrules.cli"]
+
+
+def _time(cmd: list[str], runs: int, env: dict[str, str]) -> list[float]:
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+        times.append(time.perf_counter() - t0)
+        if proc.returncode != 0:
+            raise SystemExit(f"{' '.join(cmd)} failed: {proc.stderr.decode()[-300:]}")
+    return times
+
+
+def _row(name: str, times: list[float], base: float, target: bool = True) -> str:
+    med = statistics.median(times)
+    verdict = f"   {'ok' if med <= TARGET_S else 'OVER'} (target <= {TARGET_S} s)" if target else ""
+    return f"{name:34} {med:8.3f} {min(times):8.3f} {max(times):8.3f} {med / base:7.1f}x{verdict}"
+
+
+def _drop_bytecode() -> None:
+    for cache in PACKAGE.rglob("__pycache__"):
+        shutil.rmtree(cache, ignore_errors=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--db", help="an already ingested store (default: a fresh temp one)")
+    parser.add_argument("--runs", type=int, default=11)
+    args = parser.parse_args()
+
+    with corpus_store(args.db) as engine:
+        db = engine.url.database if engine.url.get_backend_name() == "sqlite" else str(engine.url)
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env["NO_COLOR"] = "1"
+        cmds = {" ".join(c): [*_mtgrules(), "--db", str(db), *c] for c in COMMANDS}
+        for cmd in cmds.values():  # warm-up: bytecode cache and OS file cache
+            _time(cmd, 1, env)
+        base = _time([sys.executable, "-c", "import sqlite3"], args.runs, env)
+        results = {name: _time(cmd, args.runs, env) for name, cmd in cmds.items()}
+        # For reference: no bytecode cache at all (every module compiled from source).
+        cold_env = {**env, "PYTHONDONTWRITEBYTECODE": "1"}
+        cold = {}
+        for name, cmd in cmds.items():
+            times = []
+            for _ in range(max(args.runs // 2, 3)):
+                _drop_bytecode()
+                times += _time(cmd, 1, cold_env)
+            cold[name] = times
+        for cmd in cmds.values():  # leave the cache as a user's install has it
+            _time(cmd, 1, env)
+
+    b = statistics.median(base)
+    print(f"store: {db}; {args.runs} runs each; wall time in seconds")
+    print(f"{'command':34} {'median':>8} {'min':>8} {'max':>8} {'ratio':>8}")
+    print(_row('python -c "import sqlite3"', base, b, target=False))
+    for name, times in results.items():
+        print(_row(f"mtgrules {name}", times, b))
+    print("for reference, without any bytecode cache (compiled from source each run):")
+    for name, times in cold.items():
+        print(_row(f"mtgrules {name}", times, b, target=False))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,346 @@
+"""The librarian's order (search/rank.py) and one hit per lineage (search/hits.py), on the
+real corpus: what comes first for a term, for a phrase, for a question, for a typo, for a
+query in another language; then the pieces (query language from spelling, plurals, Chinese
+pieces, typo corrections, the order's criteria) as tables; then the fast read path.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from mtgrules.search import search
+from mtgrules.search.fuzzy import corrections
+from mtgrules.search.query import Term, han_pieces, index_tokens, parse_query, stem
+from mtgrules.search.rank import Features, has_phrase, longest_run, nearness
+from mtgrules.store import open_store, session_scope
+from mtgrules.text.detect import spelled_languages
+from mtgrules.text.fold import fold
+
+from .conftest import ON_PG, run_cli
+
+# (query, options, what the first hit is: (kind, label or glossary term, language), why)
+FIRST = [
+    ("stack", {}, ("glossary", "Stack", "en"), "the exact glossary term, not 107.3c"),
+    ("commander", {}, ("glossary", "Commander", "en"), "not Archenemy Commander"),
+    ("mana cost", {}, ("glossary", "Mana Cost", "en"), "a phrase naming an entry"),
+    ("poison counters", {}, ("glossary", "Poison Counter", "en"), "a plural finds the entry"),
+    ("legend rule", {}, ("glossary", "Legend Rule", "en"), "not the longer Legendary"),
+    (
+        "converted mana cost",
+        {},
+        ("glossary", "Converted Mana Cost (Obsolete)", "en"),
+        "a remark in parentheses is not part of the term",
+    ),
+    ("trmaple", {}, ("glossary", "Trample", "en"), "two letters swapped: one edit"),
+    ("comander", {}, ("glossary", "Commander", "en"), "a letter missing"),
+    ("堆叠", {}, ("glossary", "堆叠", "zh-Hans"), "the Chinese entry"),
+    ("堆疊", {}, ("glossary", "堆叠", "zh-Hans"), "Traditional script finds the entry"),
+    ("pile", {}, ("rule", None, "fr"), "French by the termbase: the French clauses first"),
+    ("stack", {"kind": "rules"}, ("heading", "405", "en"), "the rule the entry points to"),
+]
+
+# (query, options, the hit in second place, why): after the exact entry, the rule it points to
+SECOND = [
+    ("stack", {}, ("heading", "405"), "See rule 405"),
+    ("commander", {}, ("heading", "903"), "See rule 903"),
+    ("trample", {}, ("rule", "702.19"), "See rule 702.19"),
+    ("mana cost", {}, ("heading", "202"), "See rules 107.4 and 202: 202 holds the phrase"),
+]
+
+# (query, the language the first hit must be in, why): the query's language from its spelling
+LANGUAGE_FIRST = [
+    ("maná", "es", "á is Spanish: the only text spelled maná comes first"),
+    ("coût", "fr", "û is French"),
+    ("cout de mana", "fr", "no accent, but French words"),
+    ("mana", "en", "nothing says otherwise: English, the rules' language"),
+    ("堆疊", "zh-Hans", "Chinese: the Simplified definitions before the Traditional page"),
+]
+
+# (query, why): every word matching nothing together, the question is still answered
+QUESTIONS = [
+    ("how many cards in a starting hand", "question words dropped, phrase kept"),
+    ("can my creature attack the turn I cast it", "few clauses have all four words"),
+    ("起手牌有几张", "a Chinese run matching nothing whole, in two-character pieces"),
+]
+
+# spelled_languages: (query, languages)
+SPELLING = [
+    ("maná", ["es"]),
+    ("¿cuánto vale X?", ["es"]),
+    ("coût de mana", ["fr"]),
+    ("lettre Y", ["fr"]),
+    ("coste de mana", ["es"]),
+    ("stack", []),
+    ("X", []),
+    ("mana", []),
+    ("堆叠", ["zh-Hans"]),
+    ("堆疊", ["zh-Hant"]),
+    ("the stack", ["en"]),
+]
+
+# stem: (word, prefix searched)
+STEMS = [
+    ("creatures", "creature"),
+    ("abilities", "abilit"),
+    ("counters", "counter"),
+    ("costes", "coste"),
+    ("loss", "loss"),
+    ("status", "status"),
+    ("this", "this"),
+    ("has", "has"),
+    ("堆叠", "堆叠"),
+]
+
+# han_pieces: (run, pieces)
+PIECES = [
+    ("起手牌有几张", ["起手", "手牌"]),
+    ("堆叠上的咒语", ["堆叠", "叠上", "咒语"]),
+    ("有几", ["有几"]),  # only question characters: keep them rather than nothing
+]
+
+# The order's criteria, each above all those after it: (better, worse, why)
+_BASE = dict(
+    preferred=True, tier=2, coverage=1.0, phrase=True, near=1.0, concordance=False, bm25=5.0
+)
+ORDER = [
+    ({"preferred": True, "tier": 2}, {"preferred": False, "tier": 0}, "language before tier"),
+    ({"tier": 0, "bm25": 0.1}, {"tier": 1, "bm25": 50}, "exact entry before its rule"),
+    ({"tier": 1, "coverage": 0.5}, {"tier": 2}, "the rule it points to before the rest"),
+    ({"coverage": 1.0, "phrase": False}, {"coverage": 0.9, "phrase": False}, "all words first"),
+    ({"phrase": True, "bm25": 0.1}, {"phrase": False, "bm25": 50}, "phrase before scattered"),
+    ({"script": True, "run": 0.2}, {"script": False, "run": 1.0}, "the query's script"),
+    ({"coverage": 0.8, "phrase": False}, {"coverage": 0.5, "phrase": False}, "more of it"),
+    ({"run": 1.0, "near": 0.0}, {"run": 0.5, "near": 1.0}, "longer run before nearness"),
+    ({"near": 1.0, "concordance": False}, {"near": 0.0, "concordance": True}, "near first"),
+    ({"concordance": True, "bm25": 0.1}, {"concordance": False, "bm25": 50}, "concordance"),
+    ({"bm25": 9.0}, {"bm25": 8.0}, "then bm25"),
+]
+
+
+@pytest.fixture(scope="module")
+def engine(_corpus_template, tmp_path_factory):
+    """The corpus as ingested, with no alignment stored by other tests (a stored link
+    decides what sits beside a hit, and the concordance reads what sits beside)."""
+    if ON_PG:
+        eng = open_store(str(_corpus_template))
+    else:
+        path = tmp_path_factory.mktemp("ranking") / "corpus.sqlite"
+        shutil.copy(_corpus_template, path)
+        eng = open_store(str(path))
+    yield eng
+    eng.dispose()
+
+
+def _search(engine, query: str, **opts):
+    with session_scope(engine, write=False) as s:
+        return search(s, query, **opts)
+
+
+def _what(hit) -> tuple:
+    return (hit.kind, hit.term if hit.kind == "glossary" else hit.label, hit.language)
+
+
+@pytest.mark.parametrize(("query", "opts", "first", "why"), FIRST)
+def test_first_hit(engine, query, opts, first, why):
+    hits = _search(engine, query, limit=5, **opts).hits
+    kind, name, language = first
+    got = _what(hits[0])
+    assert (got[0], got[2]) == (kind, language), why
+    if name is not None:
+        assert fold(got[1]) == fold(name), why
+
+
+@pytest.mark.parametrize(("query", "opts", "second", "why"), SECOND)
+def test_the_rule_an_entry_points_to_comes_next(engine, query, opts, second, why):
+    hits = _search(engine, query, limit=5, **opts).hits
+    assert hits[0].kind == "glossary"
+    assert (hits[1].kind, hits[1].label) == second, why
+
+
+@pytest.mark.parametrize(("query", "language", "why"), LANGUAGE_FIRST)
+def test_the_query_language_comes_first(engine, query, language, why):
+    result = _search(engine, query, limit=5)
+    assert result.hits and result.hits[0].language == language, why
+
+
+@pytest.mark.parametrize(("query", "why"), QUESTIONS)
+def test_a_question_is_answered_by_partial_matches(engine, query, why):
+    result = _search(engine, query, limit=10)
+    assert len(result.hits) == 10, why
+    assert result.fuzzy_words == {}
+
+
+def test_partial_matches_come_after_full_ones_and_say_so(engine):
+    hits = _search(engine, "can my creature attack the turn I cast it", limit=40).hits
+    flags = [h.partial for h in hits]
+    assert False in flags and True in flags  # both kinds on the page
+    assert flags == sorted(flags)  # every full match before every partial one
+    words = ["creature", "attack", "turn", "cast"]
+    for h in hits:
+        tokens = index_tokens(h.text)
+        whole = all(any(t.startswith(w) for t in tokens) for w in words)
+        assert whole != h.partial, (h.label, h.text)
+
+
+def test_phrase_before_scattered_words(engine):
+    """Among the hits holding both words (past the entry and its rules), those holding them
+    as a phrase come first. (Hits of one wording only: a lineage is placed by its best
+    wording, and shows its newest.)"""
+    hits = _search(engine, "combat damage", limit=150).hits
+    rest = [h for h in hits[3:] if not h.partial and h.versions == 1]
+    phrase = [has_phrase(["combat", "damage"], index_tokens(h.text)) for h in rest]
+    assert True in phrase and False in phrase
+    assert phrase == sorted(phrase, reverse=True)
+
+
+def test_one_hit_per_lineage(engine):
+    """Trample's entry exists in several wordings (2006 to today): one hit, not three."""
+    result = _search(engine, "trample", limit=10)
+    keys = [(h.language, h.kind, fold(h.term or ""), h.label) for h in result.hits]
+    assert len(keys) == len(set(keys))
+    entry = result.hits[0]
+    assert entry.term == "Trample" and entry.edition == "en-2026-01-16"
+    assert entry.versions >= 2 and len(entry.editions) >= 10
+    assert entry.first_date < entry.last_date == "2026-01-16"
+    data = entry.as_json()
+    for key in ("edition_count", "first_date", "last_date", "versions", "labels", "partial"):
+        assert key in data
+    assert data["edition_count"] == len(data["editions"])
+
+
+def test_a_renumbered_rule_lists_its_numbers(engine):
+    """702.19 trample was 702.18 and 702.17: one lineage, newest number shown."""
+    hits = _search(engine, "trample", limit=10).hits
+    rule = next(h for h in hits if h.kind == "rule" and h.label == "702.19")
+    assert rule.labels[0] == "702.19" and "702.17" in rule.labels
+    assert rule.also_in == len(rule.editions) - 1 > 0
+
+
+def test_alike_rules_of_two_keywords_stay_two_hits(engine):
+    """ "Multiple instances of flying/vigilance on the same creature are redundant": most
+    words shared, two rules (one hit each), where a renumbered rule reworded is one."""
+    hits = _search(engine, "multiple instances redundant", limit=60).hits
+    labels = [h.label for h in hits if h.kind == "rule" and h.language == "en"]
+    assert {"702.9c", "702.20c"} <= set(labels)
+    assert len(labels) == len(set(labels))
+
+
+def test_json_keeps_the_hit_fields_and_adds_lineage_ones(engine):
+    data = _search(engine, "stack", limit=3).as_json()
+    for hit in data["hits"]:
+        assert {"edition", "language", "label", "kind", "term", "text", "score", "fuzzy"} <= set(
+            hit
+        )
+        assert {"editions", "edition_count", "first_date", "last_date", "versions"} <= set(hit)
+        assert isinstance(hit["aligned"], list)
+    assert data["languages"] == ["en"]
+
+
+@pytest.mark.parametrize(("query", "expected"), SPELLING)
+def test_the_language_a_query_is_spelled_in(query, expected):
+    assert spelled_languages(query) == expected
+
+
+@pytest.mark.parametrize(("word", "prefix"), STEMS)
+def test_plural_endings_are_cut(word, prefix):
+    assert stem(word) == prefix
+
+
+@pytest.mark.parametrize(("run", "pieces"), PIECES)
+def test_chinese_pieces(run, pieces):
+    assert han_pieces(run) == pieces
+
+
+def test_question_words_are_not_searched_but_kept_in_the_phrase():
+    parsed = parse_query("how many cards in a starting hand")
+    assert [t.alts[0] for t in parsed.terms] == ["card", "starting", "hand"]
+    assert parsed.tokens == ["how", "many", "cards", "in", "a", "starting", "hand"]
+
+
+@pytest.mark.parametrize(("better", "worse", "why"), ORDER)
+def test_the_order_of_the_criteria(better, worse, why):
+    a = Features(**{**_BASE, **better})
+    b = Features(**{**_BASE, **worse})
+    assert a.key() < b.key(), why
+    assert a.score() > b.score(), "score falls with the rank"
+
+
+def test_longest_run_and_nearness():
+    tokens = index_tokens("If a player has 0 or less life, that player loses the game.")
+    query = ["what", "happen", "when", "a", "player", "has", "0", "life"]
+    assert longest_run(query, {"player", "0", "life"}, tokens) == 2  # "a player has 0"
+    terms = [Term(("player",)), Term(("0",)), Term(("life",))]
+    assert nearness(terms, tokens) == 1.0
+    apart = index_tokens("player " + "x " * 9 + "game")
+    assert nearness([Term(("player",)), Term(("game",))], apart) == 0.0
+
+
+@pytest.mark.parametrize(
+    ("typo", "meant"),
+    [("trmaple", "trample"), ("comander", "commander"), ("deathtuch", "deathtouch")],
+)
+def test_typos_are_corrected_to_the_nearest_word(engine, typo, meant):
+    with session_scope(engine, write=False) as s:
+        fixes = corrections(s, [typo])
+    assert fixes[typo][0] == meant
+
+
+# --- the fast read path (store/sql.py): same answers without SQLAlchemy ------------------
+
+
+@pytest.mark.skipif(ON_PG, reason="the fast path reads SQLite files")
+@pytest.mark.parametrize(
+    "args",
+    [["search", "stack", "--limit", "5"], ["search", "maná"], ["show", "107.3"]],
+)
+def test_cli_reads_without_sqlalchemy_and_answers_the_same(engine, args):
+    db = engine.url.database
+    proc = run_cli(*args, "--json", db=db)
+    assert proc.returncode == 0, proc.stderr
+    via_cli = json.loads(proc.stdout)
+    with session_scope(engine, write=False) as s:
+        if args[0] == "search":
+            limit = int(args[args.index("--limit") + 1]) if "--limit" in args else 20
+            direct = search(s, args[1], limit=limit).as_json()
+        else:
+            from mtgrules.store.queries import show_rule
+
+            direct = show_rule(s, args[1]).as_json()
+    assert via_cli == json.loads(json.dumps(direct, ensure_ascii=False, default=str))
+    # And the process never imported SQLAlchemy.
+    code = (
+        "import sys, atexit\n"
+        "atexit.register(lambda: print('sqlalchemy' in sys.modules, file=sys.stderr))\n"
+        "from mtgrules.cli import main\n"
+        f"sys.argv = ['mtgrules', '--db', {str(db)!r}, *{args!r}]\n"
+        "main()\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.strip().splitlines()[-1] == "False"
+
+
+def test_cli_migrates_an_older_store_before_reading(store_copy):
+    """A store one migration behind is not read by the fast path: the usual path upgrades
+    it, then answers."""
+    from alembic import command
+
+    from mtgrules.store.migrate import SCHEMA_HEAD, alembic_config, current_revision
+
+    eng = open_store(str(store_copy))
+    cfg = alembic_config(eng)
+    with eng.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0004")
+    eng.dispose()
+    proc = run_cli("search", "stack", "--limit", "3", "--json", db=store_copy)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["hits"][0]["term"] == "Stack"
+    eng = open_store(str(store_copy))
+    assert current_revision(eng) == SCHEMA_HEAD
+    eng.dispose()
