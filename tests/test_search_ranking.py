@@ -12,6 +12,7 @@ import subprocess
 import sys
 
 import pytest
+from sqlalchemy.engine import make_url
 
 from mtgrules.search import search
 from mtgrules.search.fuzzy import corrections
@@ -21,7 +22,7 @@ from mtgrules.store import open_store, session_scope
 from mtgrules.text.detect import spelled_languages
 from mtgrules.text.fold import fold
 
-from .conftest import ON_PG, run_cli
+from .conftest import ON_PG, pg_create_database, pg_drop_database, run_cli
 
 # (query, options, what the first hit is: (kind, label or glossary term, language), why)
 FIRST = [
@@ -127,7 +128,12 @@ def engine(_corpus_template, tmp_path_factory):
     """The corpus as ingested, with no alignment stored by other tests (a stored link
     decides what sits beside a hit, and the concordance reads what sits beside)."""
     if ON_PG:
-        eng = open_store(str(_corpus_template))
+        url = pg_create_database(template=make_url(str(_corpus_template)).database)
+        eng = open_store(url)
+        yield eng
+        eng.dispose()
+        pg_drop_database(url)
+        return
     else:
         path = tmp_path_factory.mktemp("ranking") / "corpus.sqlite"
         shutil.copy(_corpus_template, path)
@@ -344,3 +350,26 @@ def test_cli_migrates_an_older_store_before_reading(store_copy):
     eng = open_store(str(store_copy))
     assert current_revision(eng) == SCHEMA_HEAD
     eng.dispose()
+
+
+def test_inferred_labels_show_and_never_pair_by_number_with_a_page(store_copy):
+    """Once the aligner has numbered the Spanish page (stored links), its subrules are hits
+    with their inferred label (107.3b*), beside their English by link, and never beside an
+    undated page's clause of the same number: the French forum prints an older numbering."""
+    from mtgrules.align import align_rule
+    from mtgrules.store.queries import list_editions
+
+    eng = open_store(str(store_copy))
+    with session_scope(eng) as s:
+        align_rule(s, "107.3")
+    with session_scope(eng, write=False) as s:
+        result = search(s, "maná", limit=6)
+        undated = {e.slug for e in list_editions(s) if e.date is None}
+    eng.dispose()
+    spanish = [h for h in result.hits if h.language == "es"]
+    assert spanish and spanish[0] is result.hits[0]
+    assert all(h.label_inferred and h.label.startswith("107.3") for h in spanish)
+    assert all(h.as_json()["label_inferred"] for h in spanish)
+    for h in spanish:
+        assert any(a.language == "en" and a.via == "link" for a in h.aligned)
+        assert not [a for a in h.aligned if a.via == "label" and a.edition in undated]

@@ -94,7 +94,7 @@ def _labelled(db: Any, labels: list[str], edition_ids: list[int]) -> list[Any]:
     params = {f"l{i}": lab for i, lab in enumerate(labels)}
     return fetch(
         db,
-        "SELECT id, edition_id, kind, label, parent, term, raw FROM clause "
+        "SELECT id, edition_id, kind, label, label_inferred, parent, term, raw FROM clause "
         f"WHERE label IN ({', '.join(':' + k for k in params)}) "
         f"AND kind IN ('rule', 'heading') AND edition_id IN ({in_list(edition_ids)})",
         params,
@@ -222,6 +222,12 @@ def attach_aligned(
                 if h.parent and row.parent and h.parent != row.parent:
                     continue
                 cand = by_id[row.edition_id]
+                # A label the aligner inferred (modern numbering, from the English it was
+                # aligned with) says nothing of the numbering an undated page prints: the
+                # Spanish page's 107.3g* is not the French forum's older 107.3g.
+                inferred = h.label_inferred or bool(getattr(row, "label_inferred", False))
+                if inferred and (cand.date is None or by_id[h.edition_id].date is None):
+                    continue
                 checked = False
                 if cand.date is None and era and not same_tag(cand.language, h.language):
                     if cand.source not in pivot_ok:
