@@ -116,6 +116,7 @@ ORDER = [
     ({"phrase": True, "bm25": 0.1}, {"phrase": False, "bm25": 50}, "phrase before scattered"),
     ({"script": True, "run": 0.2}, {"script": False, "run": 1.0}, "the query's script"),
     ({"coverage": 0.8, "phrase": False}, {"coverage": 0.5, "phrase": False}, "more of it"),
+    ({"official": True, "run": 0.2}, {"official": False, "run": 1.0}, "rules before notes"),
     ({"run": 1.0, "near": 0.0}, {"run": 0.5, "near": 1.0}, "longer run before nearness"),
     ({"near": 1.0, "concordance": False}, {"near": 0.0, "concordance": True}, "near first"),
     ({"concordance": True, "bm25": 0.1}, {"concordance": False, "bm25": 50}, "concordance"),

@@ -396,6 +396,7 @@ def _rank(
             script=script is None
             or not same_language(c.group.language, script)
             or c.group.language == script,
+            official=c.group.kind != "commentary",
             run=(
                 min(longest_run(qtokens, searched, tokens) / searched_count, 1.0)
                 if len(qtokens) > 1

@@ -12,12 +12,13 @@ before it:
 4. the words as one phrase ("mana cost") before the words scattered;
 5. the query's own script (a query in Traditional characters reads Traditional first);
 6. how much of the query a partial match holds, each word weighted by its rarity;
-7. the longest run of the query's words the text repeats word for word ("a player has 0"
+7. the rules' own text before a page author's notes (commentary on a scraped page);
+8. the longest run of the query's words the text repeats word for word ("a player has 0"
    in "if a player has 0 or less life"), counted in searched words;
-8. how many neighbouring query words stand close together in the text;
-9. whether the text's translation holds the query's translation (a concordance: "stack"
+9. how many neighbouring query words stand close together in the text;
+10. whether the text's translation holds the query's translation (a concordance: "stack"
    beside a French clause saying "pile");
-10. bm25 (the database's relevance: frequent in the text, rare in the index, short text).
+11. bm25 (the database's relevance: frequent in the text, rare in the index, short text).
 
 ``score`` folds this order into one number (larger is better) so that a list sorted by score
 is the list in rank order.
@@ -45,6 +46,7 @@ class Features:
     bm25: float  # within its query expression
     script: bool = True  # in the query's script (only Chinese has two)
     run: float = 1.0  # longest run of query words repeated, as a share of the searched ones
+    official: bool = True  # the rules' text (not a scraped page author's commentary)
 
     @property
     def full(self) -> bool:
@@ -59,6 +61,7 @@ class Features:
             not self.phrase,
             not self.script,
             -round(self.coverage, 1),
+            not self.official,
             -round(self.run, 1),
             -round(self.near, 1),
             not self.concordance,
@@ -73,7 +76,9 @@ class Features:
         s = s * 2 + float(self.full)
         s = s * 2 + float(self.phrase)
         s = s * 2 + float(self.script)
-        for fraction in (self.coverage, self.run, self.near):
+        s = s * 11 + round(self.coverage * 10)
+        s = s * 2 + float(self.official)
+        for fraction in (self.run, self.near):
             s = s * 11 + round(fraction * 10)
         s = s * 2 + float(self.concordance)
         return round(s + self.bm25 / (1.0 + self.bm25), 4)
