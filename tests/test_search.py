@@ -64,8 +64,9 @@ SHAPES = [
     (
         "pile",
         {"language": "en"},
-        lambda r: r["hits"]
-        and all("pile" in (h["text"] + (h["term"] or "")).lower() for h in r["hits"]),
+        lambda r: (
+            r["hits"] and all("pile" in (h["text"] + (h["term"] or "")).lower() for h in r["hits"])
+        ),
         "an English word as typed first: not translated to 'stack'",
     ),
     (
@@ -115,9 +116,7 @@ def _search(engine, query: str, **opts):
 @pytest.mark.parametrize(("query", "opts", "needle", "why"), FINDS)
 def test_finds(engine, query, opts, needle, why):
     result = _search(engine, query, **opts)
-    texts = [fold(h.text) for h in result.hits] + [
-        fold(h.term or "") for h in result.hits
-    ]
+    texts = [fold(h.text) for h in result.hits] + [fold(h.term or "") for h in result.hits]
     assert any(fold(needle) in t for t in texts), why
 
 
@@ -162,12 +161,25 @@ def test_aligned_clause_is_never_another_rule(store_copy):
     """A label is aligned only to an edition of the same date or the same page: 2009's
     703.4h is not 2022's 703.4h. On a store without stored links (the shared store gets
     those of other tests, and a link comes before a label), so that labels do the work."""
+    from mtgrules.store.queries import list_editions
+
     eng = open_store(str(store_copy))
     result = _search(eng, "stack", limit=60)
+    with session_scope(eng) as s:
+        infos = list_editions(s)
     eng.dispose()
     by_label = [(h, a) for h in result.hits for a in h.aligned if a.via == "label"]
     assert len(by_label) >= 5, "stack has rule hits aligned by label in other languages"
-    assert all(a.label == h.label for h, a in by_label)
+    # A hit is a lineage (newest number shown): the clause beside it carries one of the
+    # numbers the lineage had, and the very one it had at that date.
+    dates = {e.slug: e.date for e in infos}
+    for h, a in by_label:
+        assert a.label in h.labels
+        if dates[a.edition] is not None:
+            assert any(
+                dates[slug] == dates[a.edition] and h.edition_labels.get(eid) == a.label
+                for slug, eid in zip(h.editions, h.edition_ids, strict=True)
+            )
 
 
 def test_english_query_reaches_chinese_through_termbase(engine):

@@ -374,3 +374,17 @@ def test_inferred_labels_show_and_never_pair_by_number_with_a_page(store_copy):
     for h in spanish:
         assert any(a.language == "en" and a.via == "link" for a in h.aligned)
         assert not [a for a in h.aligned if a.via == "label" and a.edition in undated]
+
+
+def test_rules_one_word_apart_in_one_edition_stay_apart(engine):
+    """The ".1" rules of the card types ("may cast an artifact/creature/enchantment card
+    from their hand...") differ by one word and stand side by side in every edition: one
+    hit each, never one lineage."""
+    query = "may cast a card from their hand during a main phase of their turn"
+    hits = _search(engine, query, limit=12).hits
+    labels = [h.label for h in hits if h.language == "en" and h.kind == "rule"]
+    assert {"301.1", "302.1", "303.1", "307.1"} <= set(labels)
+    assert len(labels) == len(set(labels))
+    for h in hits:
+        if h.label in {"301.1", "302.1", "303.1", "307.1"}:
+            assert h.labels == [h.label]

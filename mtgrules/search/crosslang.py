@@ -11,6 +11,7 @@ from ..store.search_index import GROUP_TABLE, term_key
 from ..store.sql import fetch, in_list
 from ..termbase import Termbase
 from ..text.fold import fold, fold_words
+from ..text.labels import parent_of
 from ..text.language import language_order, same_language, same_tag
 from .backend import Group, groups_of_clauses, load_clauses, load_members, ranked_groups
 from .query import Expr, Term
@@ -37,20 +38,20 @@ def _preference(
     cand: EditionInfo,
     by_id: dict[int, EditionInfo],
     doc_of: dict[int, str],
-    where: dict[tuple[int, bool], tuple[set, set]] | None = None,
-    by_label: bool = False,
+    where: dict[tuple[int, str | None], tuple[set, set]] | None = None,
+    label: str | None = None,
 ) -> tuple | None:
     """Whether (None: no) and how well an edition of another language sits beside a hit:
     the same source page (a bilingual page), or the same date as one of the editions holding
     the hit's text. Rule numbers move
     between editions, so a label is never matched to an edition of another date: no clause
-    is better than the wrong one. ``by_label``: only the dates at which the hit's clause
-    carried the label it shows (a lineage renumbered on the way had another number before).
+    is better than the wrong one. ``label``: only the dates at which the hit's clause
+    carried that label (a lineage renumbered on the way had other numbers before).
     ``where`` caches each hit's (dates, pages)."""
-    key = (hit.clause_id, by_label)
+    key = (hit.clause_id, label)
     known = where.get(key) if where is not None else None
     if known is None:
-        editions = (hit.label_editions or hit.edition_ids) if by_label else hit.edition_ids
+        editions = _carrying(hit, label) if label else hit.edition_ids
         known = (
             {by_id[e].date for e in editions if e in by_id},
             {doc_of.get(e) for e in editions},
@@ -66,25 +67,44 @@ def _preference(
     return (same_doc, cand.date or "")
 
 
-def _pivot_agrees(hit: Hit, cand: EditionInfo, rows: list[Any], alive: list[EditionInfo]) -> bool:
-    """May an undated scraped page (cand) sit beside a dated hit? Scraped pages quote some
-    edition of the rule, not always the hit's. When the page also quotes the rule in the
-    hit's language (a bilingual page), its clause must say what the hit says; when it does
-    not, the same modern label is the best evidence there is."""
-    from rapidfuzz import fuzz
+def _carrying(hit: Hit, label: str) -> list[int]:
+    """The editions where the hit's lineage carries ``label`` (all of them when the hit
+    knows no per-edition labels: an inferred label, a rule-number search)."""
+    found = [e for e, lab in hit.edition_labels.items() if lab == label]
+    return found or (hit.edition_ids if label == hit.label else [])
 
+
+def _labels(hit: Hit) -> list[str]:
+    """The labels a hit's lineage carried, newest first (the shown one first)."""
+    out = [hit.label] if hit.label else []
+    for e in hit.edition_ids:  # newest first
+        lab = hit.edition_labels.get(e)
+        if lab and lab not in out:
+            out.append(lab)
+    return out
+
+
+def _pivot_agrees(
+    hit: Hit, cand: EditionInfo, rows: list[Any], alive: list[EditionInfo], label: str
+) -> bool:
+    """May an undated scraped page (cand) sit beside a dated hit under ``label``? Scraped
+    pages quote some edition of the rule, not always the hit's. When the page also quotes
+    the rule in the hit's language (a bilingual page), its clause must say what the hit
+    says; when it does not, the same modern label is the best evidence there is."""
     siblings = {
         e.id for e in alive if e.source == cand.source and same_language(e.language, hit.language)
     }
     if not siblings:
         return True
     mine = fold(hit.text)
-    return any(
-        r.edition_id in siblings
-        and r.label == hit.label
-        and fuzz.ratio(fold(r.raw), mine) >= PIVOT_SIMILARITY
-        for r in rows
-    )
+    theirs = [fold(r.raw) for r in rows if r.edition_id in siblings and r.label == label]
+    if mine in theirs:
+        return True  # a page quoting the very text: no need to measure
+    if not theirs:
+        return False
+    from rapidfuzz import fuzz
+
+    return any(fuzz.ratio(t, mine) >= PIVOT_SIMILARITY for t in theirs)
 
 
 def _labelled(db: Any, labels: list[str], edition_ids: list[int]) -> list[Any]:
@@ -161,15 +181,22 @@ def attach_aligned(
     by_id = {e.id: e for e in alive}
     doc_of = {e.id: e.source for e in alive}
     found: dict[int, dict[str, tuple[tuple, Aligned]]] = {h.clause_id: {} for h in hits}
-    places: dict[tuple[int, bool], tuple[set, set]] = {}  # per hit: its dates and pages
+    places: dict[tuple[int, str | None], tuple[set, set]] = {}  # per hit: dates and pages
 
-    def offer(hit: Hit, row: Any, via: str, rank: float = 0.0, checked: bool = False) -> None:
+    def offer(
+        hit: Hit,
+        row: Any,
+        via: str,
+        rank: float = 0.0,
+        checked: bool = False,
+        label: str | None = None,
+    ) -> None:
         info = by_id.get(row.edition_id)
         if info is None or same_tag(info.language, hit.language):
             return
         if same_language(info.language, hit.language):
             return  # zh-Hans beside zh-Hant is the same language
-        where = _preference(hit, info, by_id, doc_of, places, by_label=via == "label")
+        where = _preference(hit, info, by_id, doc_of, places, label)
         if where is None and not (via == "link" or checked):
             return
         pref = (via == "link", rank, *(where or (False, "")))
@@ -204,36 +231,51 @@ def attach_aligned(
         if b in others and a in by_clause:
             offer(by_clause[a], others[b], "link", score)
 
-    # 2. The same rule number in the other languages' editions (the label index does it).
+    # 2. The same rule number in the other languages' editions (the label index does it),
+    # under every number the hit's lineage carried, each at the dates it carried it.
     labelled = [h for h in hits if h.label and h.kind in ("rule", "heading")]
     if labelled:
-        rows = _labelled(session, sorted({h.label or "" for h in labelled}), other_ids)
+        wanted = sorted({lab for h in labelled for lab in _labels(h)})
+        rows = _labelled(session, wanted, other_ids)
         same_label: dict[str, list[Any]] = {}
         for row in rows:
             same_label.setdefault(row.label, []).append(row)
         for h in labelled:
-            era = _era(by_id[h.edition_id].date)
-            candidates = same_label.get(h.label or "", [])
-            pivot_ok: dict[str, bool] = {}  # per source page
-            for row in candidates:
-                # Undated pages quote modern rules: never beside a pre-2009 number.
-                if _era(by_id[row.edition_id].date) != era:
+            for label in _labels(h):
+                carrying = _carrying(h, label)
+                if not carrying:
                     continue
-                if h.parent and row.parent and h.parent != row.parent:
-                    continue
-                cand = by_id[row.edition_id]
-                # A label the aligner inferred (modern numbering, from the English it was
-                # aligned with) says nothing of the numbering an undated page prints: the
-                # Spanish page's 107.3g* is not the French forum's older 107.3g.
-                inferred = h.label_inferred or bool(getattr(row, "label_inferred", False))
-                if inferred and (cand.date is None or by_id[h.edition_id].date is None):
-                    continue
-                checked = False
-                if cand.date is None and era and not same_tag(cand.language, h.language):
-                    if cand.source not in pivot_ok:
-                        pivot_ok[cand.source] = _pivot_agrees(h, cand, candidates, alive)
-                    checked = pivot_ok[cand.source]
-                offer(h, row, "label", checked=checked)
+                # The era of the newest edition that printed this number.
+                era = _era(max((by_id[e].date or "" for e in carrying if e in by_id), default=""))
+                era = era or any(by_id[e].date is None for e in carrying if e in by_id)
+                candidates = same_label.get(label, [])
+                pivot_ok: dict[str, bool] = {}  # per source page
+                for row in candidates:
+                    # Undated pages quote modern rules: never beside a pre-2009 number.
+                    if _era(by_id[row.edition_id].date) != era:
+                        continue
+                    parent = parent_of(label)
+                    if parent and row.parent and parent != row.parent:
+                        continue
+                    cand = by_id[row.edition_id]
+                    # A label the aligner inferred (modern numbering, from the English it
+                    # was aligned with) says nothing of the numbering another undated page
+                    # prints: the Spanish page's 107.3g* is not the French forum's 107.3g.
+                    inferred = h.label_inferred or bool(getattr(row, "label_inferred", False))
+                    mine = by_id[h.edition_id]
+                    if (
+                        inferred
+                        and cand.date is None
+                        and mine.date is None
+                        and cand.source != mine.source
+                    ):
+                        continue
+                    checked = False
+                    if cand.date is None and era and not same_tag(cand.language, h.language):
+                        if cand.source not in pivot_ok:
+                            pivot_ok[cand.source] = _pivot_agrees(h, cand, candidates, alive, label)
+                        checked = pivot_ok[cand.source]
+                    offer(h, row, "label", checked=checked, label=label)
     # 3. Glossary entries: the termbase says what the entry's term is called elsewhere.
     glossary = [h for h in hits if h.kind == "glossary" and h.term]
     if glossary and termbase.concepts:

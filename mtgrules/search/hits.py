@@ -20,7 +20,9 @@ from .results import Hit
 SAME_LINEAGE = 0.5
 # Texts under different labels (a rule renumbered and reworded at once: 608.5b in 2008,
 # 808.5b in 2009, "he or she" -> "they") are one lineage only when nearly word for word the
-# same; "Multiple instances of flying/vigilance ... are redundant" (0.82) are two rules.
+# same and never in one edition together; "Multiple instances of flying/vigilance ... are
+# redundant" (0.82) are two rules, and so are the ".1" rules of two card types (one word
+# apart, but side by side in every edition).
 SAME_TEXT = 0.88
 SAME_TEXT_MIN_WORDS = 8
 
@@ -98,6 +100,7 @@ def lineages(
     newest clause; candidates left without members (none in the editions searched) go."""
     out: list[list[Ranked]] = []
     sets: list[list[set[str]]] = []  # the word sets of each lineage's texts
+    held: list[set[int]] = []  # the editions each lineage is already in
     by_key: dict[tuple, list[int]] = {}
     by_kind: dict[tuple, list[int]] = {}  # (language, kind) -> lineages, for reworded ones
     after_full = 0
@@ -111,19 +114,26 @@ def lineages(
                 after_full += 1
             key = _lineage_key(r)
             words = set(r.tokens)
+            editions = {e for e, _c in r.group.members}
+
             home = None
             for i in by_key.get(key, []):
-                if key[0] == "glossary" or any(_similar(words, s, SAME_LINEAGE) for s in sets[i]):
+                if held[i] & editions:
+                    # Two texts found in one edition are two clauses, however alike (the
+                    # ".1" rules of two card types differ by one word and coexist).
+                    continue
+                if key[0] == "glossary" or _fits(words, sets[i], SAME_LINEAGE):
                     home = i
                     break
             if home is None and key[0] != "glossary" and len(words) >= SAME_TEXT_MIN_WORDS:
                 for i in by_kind.get((r.group.language, r.group.kind), []):
-                    if any(_similar(words, s, SAME_TEXT) for s in sets[i]):
+                    if not held[i] & editions and _fits(words, sets[i], SAME_TEXT):
                         home = i
                         break
             if home is not None:
                 out[home].append(r)
                 sets[home].append(words)
+                held[home] |= editions
                 if home not in by_key.setdefault(key, []):
                     by_key[key].append(home)
             elif len(out) < limit:
@@ -131,9 +141,14 @@ def lineages(
                 by_kind.setdefault((r.group.language, r.group.kind), []).append(len(out))
                 out.append([r])
                 sets.append([words])
+                held.append(set(editions))
         if after_full >= MARGIN:
             break
     return out
+
+
+def _fits(words: set[str], texts: list[set[str]], threshold: float) -> bool:
+    return any(_similar(words, other, threshold) for other in texts)
 
 
 def _similar(a: set[str], b: set[str], threshold: float) -> bool:
@@ -198,9 +213,7 @@ def make_hits(
                 labels=labels,
                 label_inferred=shown.label_inferred,
                 partial=not best.features.full,
-                label_editions=sorted(
-                    {e for e, cid in members if shown.label and labels_of.get(cid) == shown.label}
-                ),
+                edition_labels={e: labels_of[cid] for e, cid in members if labels_of.get(cid)},
             )
         )
     return hits

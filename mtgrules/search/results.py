@@ -79,9 +79,9 @@ class Hit:
     labels: list[str] = field(default_factory=list)
     label_inferred: bool = False
     partial: bool = False
-    # The editions where the lineage's clause carries ``label`` (empty: all of them), for
-    # pairing it by number with another language's clause of the same date.
-    label_editions: list[int] = field(default_factory=list)
+    # The label the lineage's clause carries in each edition (edition id -> label), for
+    # pairing it by number with another language's clause of the same date or page.
+    edition_labels: dict[int, str] = field(default_factory=dict)
 
     @property
     def also_in(self) -> int:
