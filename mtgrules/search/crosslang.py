@@ -70,7 +70,7 @@ def _preference(
 def _carrying(hit: Hit, label: str) -> list[int]:
     """The editions where the hit's lineage carries ``label`` (all of them when the hit
     knows no per-edition labels: an inferred label, a rule-number search)."""
-    found = [e for e, lab in hit.edition_labels.items() if lab == label]
+    found = [e for e, labs in hit.edition_labels.items() if label in labs]
     return found or (hit.edition_ids if label == hit.label else [])
 
 
@@ -78,9 +78,9 @@ def _labels(hit: Hit) -> list[str]:
     """The labels a hit's lineage carried, newest first (the shown one first)."""
     out = [hit.label] if hit.label else []
     for e in hit.edition_ids:  # newest first
-        lab = hit.edition_labels.get(e)
-        if lab and lab not in out:
-            out.append(lab)
+        for lab in hit.edition_labels.get(e, []):
+            if lab not in out:
+                out.append(lab)
     return out
 
 

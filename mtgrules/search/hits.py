@@ -147,6 +147,17 @@ def lineages(
     return out
 
 
+def _labels_by_edition(
+    members: set[tuple[int, int]], labels_of: dict[int, str | None]
+) -> dict[int, list[str]]:
+    out: dict[int, list[str]] = {}
+    for eid, cid in sorted(members):
+        label = labels_of.get(cid)
+        if label and label not in out.setdefault(eid, []):
+            out[eid].append(label)
+    return {e: labs for e, labs in out.items() if labs}
+
+
 def _fits(words: set[str], texts: list[set[str]], threshold: float) -> bool:
     return any(_similar(words, other, threshold) for other in texts)
 
@@ -213,7 +224,7 @@ def make_hits(
                 labels=labels,
                 label_inferred=shown.label_inferred,
                 partial=not best.features.full,
-                edition_labels={e: labels_of[cid] for e, cid in members if labels_of.get(cid)},
+                edition_labels=_labels_by_edition(members, labels_of),
             )
         )
     return hits

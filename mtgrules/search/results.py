@@ -79,9 +79,10 @@ class Hit:
     labels: list[str] = field(default_factory=list)
     label_inferred: bool = False
     partial: bool = False
-    # The label the lineage's clause carries in each edition (edition id -> label), for
-    # pairing it by number with another language's clause of the same date or page.
-    edition_labels: dict[int, str] = field(default_factory=dict)
+    # The labels the lineage's clause carries in each edition (edition id -> labels: an
+    # edition may print one text under two numbers), for pairing it by number with another
+    # language's clause of the same date or page.
+    edition_labels: dict[int, list[str]] = field(default_factory=dict)
 
     @property
     def also_in(self) -> int:
