@@ -411,6 +411,51 @@ def drift(
 
 
 @cli.command()
+@click.argument("translation")
+@click.option(
+    "--to",
+    "target",
+    metavar="N",
+    help="The English edition to bring the translation up to. Default: the newest.",
+)
+@click.option(
+    "--source",
+    metavar="S",
+    help="The English edition the translation was made from, if the store cannot tell "
+    "(default: its own English, the English of its date, else the one it fits best).",
+)
+@_report_options
+@_exit_code_option
+@_as_of_option
+@pass_app
+def update(
+    app: AppContext,
+    translation: str,
+    target: str | None,
+    source: str | None,
+    fmt: str,
+    output: Path | None,
+    exit_code: bool,
+    as_of: int | None,
+) -> None:
+    """What a translation must change to follow a newer English edition.
+
+    The translation is compared with the English it was made from, and that English with
+    the newer one: each clause of the newer English is unchanged, changed (with the word
+    diff beside the current translation), new, or renumbered; dropped clauses are removed.
+    Example: mtgrules update zh-Hans-2022-06-10 --to en-2026-01-16 --format html -o update.html
+    """
+    from .reports.update import update_report
+
+    app.ensure_data()
+    with app.session() as s:
+        report = update_report(s, translation, to=target, source=source, as_of=as_of)
+    _emit("update", report, fmt, output)
+    if exit_code and report.has_differences():
+        sys.exit(1)
+
+
+@cli.command()
 @click.argument("a")
 @click.argument("b")
 @click.option("--rule", metavar="RULE", help="Only this rule and its subrules (e.g. 107.3).")

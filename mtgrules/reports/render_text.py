@@ -169,6 +169,69 @@ def render_edition_drift(report: dict[str, Any], colour: bool = False) -> str:
     return "\n".join(out)
 
 
+def render_update(report: dict[str, Any], colour: bool = False) -> str:
+    t, n, src, s = report["edition"], report["reference"], report["source"], report["summary"]
+    out = [
+        bold(f"Bringing {t['slug']} up to {n['slug']}", colour),
+        f"Made from {src['slug']} ({src['how']}: {src['why']}).",
+        f"{s['unchanged']} unchanged, {s['changed']} changed, {s['new']} new, "
+        f"{s['renumbered']} renumbered, {s['removed']} removed; "
+        f"checks: {s['errors']} errors, {s['warnings']} warnings.",
+    ]
+    if s.get("direct"):
+        out.append(
+            f"{s['direct']} clauses of the translation have no partner in {src['slug']}: matched "
+            f"with {n['slug']} directly (lower confidence, marked ~)."
+        )
+    items = report["clauses"]
+
+    def name(i: dict[str, Any]) -> str:
+        if i["kind"] == "glossary":
+            term = f"glossary: {i['term']}"
+            return term + (f" ({i['translated_term']})" if i.get("translated_term") else "")
+        return i["label"] or f"({i['kind']} of {i['parent']})"
+
+    new = [i for i in items if i["status"] == "new"]
+    if new:
+        out += ["", bold(f"New: translate these ({len(new)})", colour)]
+        for i in new:
+            gap = "  [the translation lacked it already]" if i.get("gap") else ""
+            out.append(f"  {name(i)}{gap}")
+            out.append(wrap(i["english"], "      "))
+    changed_items = [i for i in items if i["status"] == "changed"]
+    if changed_items:
+        out += ["", bold(f"Changed in the English since {src['slug']} ({len(changed_items)})", colour)]
+        for i in changed_items:
+            moved = f" (was {i['from_label']})" if i["from_label"] and i["from_label"] != i["label"] else ""
+            mark = " ~" if i["confidence"] == "direct" else ""
+            out.append(f"  {name(i)}{moved}{mark}: {i.get('gist') or ''}")
+            if i.get("english_diff"):
+                out.append(wrap(marked(i["english_diff"], colour), "      "))
+            out.append(wrap("now: " + (i["translation"] or ""), "      "))
+    renumbered = [i for i in items if i["status"] == "renumbered"]
+    if renumbered:
+        out += ["", bold(f"Renumbered ({len(renumbered)})", colour)]
+        out.append(
+            wrap(", ".join(f"{i['from_label']} -> {i['label']}" for i in renumbered), "  ")
+        )
+    if report["removed"]:
+        out += ["", bold(f"Removed from the English: delete ({len(report['removed'])})", colour)]
+        for i in report["removed"]:
+            out.append(f"  {name(i)}")
+            out.append(wrap(i["translation"] or i["english"], "      "))
+    d = report["defects"]
+    if d["mislabels"] or d["gaps"] or d["untranslated"]:
+        out += ["", bold("The translation's own defects", colour)]
+        for m in d["mislabels"]:
+            out.append(f"  mislabel: its {m['label']} is {m['expected']} in {src['slug']}")
+        for g in d["gaps"]:
+            out.append(f"  gap: it lacks {g['label'] or 'glossary: ' + str(g['term'])}")
+        if d["untranslated"]:
+            out.append("  still in English: " + ", ".join(d["untranslated"]))
+    out += _checks_block(report["checks"], {str(t["id"]): t}, colour)
+    return "\n".join(out)
+
+
 def render_diff(report: dict[str, Any], colour: bool = False) -> str:
     a, b, s = report["a"], report["b"], report["summary"]
     scope = f" (rule {report['rule']})" if report.get("rule") else ""
