@@ -106,7 +106,7 @@ class UpdateReport(Record):
     @property
     def renumbered(self) -> list[Renumbering]:
         return [
-            Renumbering(self.edition.id, i.from_label, i.label, pair=i.status)
+            Renumbering(self.edition.id, i.from_label, i.label)
             for i in self.clauses
             if i.kind == "rule" and i.from_label and i.label and i.from_label != i.label
         ]
@@ -190,8 +190,10 @@ class UpdateReport(Record):
             "errors": s["errors"],
             "warnings": s["warnings"],
         }
+        # In drift's terms every renumbering is a label move of a matched clause.
+        moved = [Renumbering(r.edition, r.from_label, r.to_label, pair="moved") for r in self.renumbered]
         return EditionDrift(
-            self.edition, self.reference, self.missing, self.added, self.renumbered, self.checks, summary
+            self.edition, self.reference, self.missing, self.added, moved, self.checks, summary
         )
 
 
