@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from .notation import fold_old_mana
+
 # Curly quotes and their cousins fold to ASCII so that a re-saved file (one 2023 copy
 # has a stray closing quote where the official one has an opening quote) compares equal.
 _QUOTES = str.maketrans(
@@ -34,8 +36,9 @@ _ITALIC = re.compile(r"(?<![\w{])_([^_\n]+)_(?![\w}])")
 
 
 def normalize_text(raw: str) -> str:
-    """NFC, folded quotes and dashes, collapsed whitespace, no italic markers."""
-    text = unicodedata.normalize("NFC", raw).translate(_QUOTES)
+    """NFC, folded quotes and dashes, collapsed whitespace, no italic markers, and the
+    2003-2004 mana notation {oW} written as {W} (see text/notation.py)."""
+    text = fold_old_mana(unicodedata.normalize("NFC", raw).translate(_QUOTES))
     if "_" in text:
         text = _ITALIC.sub(r"\1", text)
     return _SPACE.sub(" ", text).strip()
