@@ -18,18 +18,10 @@ import os
 import shutil
 import subprocess
 import tempfile
-import zipfile
 from io import BytesIO
 
 from ..errors import InputError
-from .formats import DOC, DOCX, Extracted, check_text_size
-
-# A rules DOCX unpacks to about 5 MB (2026-01-16: 5.1 MB from 0.7 MB, 7:1). These limits are
-# far above any real document and far below what would hurt the machine.
-MAX_UNPACKED = 256 * 2**20
-MAX_MEMBERS = 10_000
-MAX_RATIO = 200  # unpacked size / packed size of one member, checked for members over 1 MiB
-_RATIO_FLOOR = 2**20
+from .formats import DOC, DOCX, Extracted, check_text_size, check_zip_sizes
 
 ANTIWORD_TIMEOUT = 60  # seconds; antiword reads the 2009 edition in under 0.1 s
 
@@ -41,39 +33,6 @@ _CHARS = {_W + "tab": "\t", _W + "br": "\n", _W + "cr": "\n", _W + "noBreakHyphe
 # Subtrees whose text is not part of the paragraph: a nested paragraph (a text box, read as
 # its own paragraph), the fallback copy of a drawing, deleted or moved-away tracked changes.
 _SKIP = {_P, _MC_FALLBACK, _W + "del", _W + "moveFrom", _W + "instrText", _W + "delText"}
-
-
-def check_zip_sizes(data: bytes, where: str) -> None:
-    """Refuse a zip whose central directory promises too much, before unpacking anything.
-
-    Python's zipfile never returns more bytes for a member than the directory says (it stops
-    and reports a CRC error), so these sizes really bound what reading can produce."""
-    try:
-        with zipfile.ZipFile(BytesIO(data)) as zf:
-            infos = zf.infolist()
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError) as exc:
-        raise InputError(f"{where}: a damaged Word document ({exc}); save it again.") from None
-    if len(infos) > MAX_MEMBERS:
-        raise InputError(
-            f"{where}: the zip holds {len(infos):,} files; a Word document holds a few dozen. "
-            "Refused without unpacking it."
-        )
-    total = sum(i.file_size for i in infos)
-    if total > MAX_UNPACKED:
-        raise InputError(
-            f"{where}: its zip directory says it unpacks to {total / 1e6:,.0f} MB from "
-            f"{len(data) / 1e6:,.1f} MB (a zip bomb?); a Word document of the rules unpacks to "
-            "a few MB. Refused without unpacking it."
-        )
-    for info in infos:
-        if info.file_size > _RATIO_FLOOR and info.file_size > MAX_RATIO * max(
-            info.compress_size, 1
-        ):
-            raise InputError(
-                f"{where}: {info.filename} would unpack {info.file_size / max(info.compress_size, 1):,.0f} "
-                f"times larger ({info.file_size / 1e6:,.0f} MB; a zip bomb?); real documents "
-                "compress about 10 to 1. Refused without unpacking it."
-            )
 
 
 def extract_docx(data: bytes, where: str) -> Extracted:

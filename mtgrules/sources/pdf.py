@@ -141,8 +141,8 @@ def _read_pages(data: bytes, where: str) -> list[list[_Line]]:
         pdf.close()
     if chars < MIN_CHARS_PER_PAGE * count:
         raise InputError(
-            f"{where}: no text layer ({chars} characters on {count} pages: scanned images); "
-            "run OCR first (for example ocrmypdf) and give the result."
+            f"{where}: no text layer; run OCR first (for example ocrmypdf) and give the result "
+            f"({chars} characters of text on {count} pages: the pages are pictures, a scan)."
         )
     return pages
 
