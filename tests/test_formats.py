@@ -508,3 +508,45 @@ def test_identify_language(text: str, expected: str | None) -> None:
     from mtgrules.text.identify import identify_language
 
     assert identify_language(text) == expected
+
+
+# --- damaged files: one clear line, never a traceback -------------------------------------
+
+
+def _damaged(data: bytes, rng) -> bytes:
+    b = bytearray(data)
+    how = rng.choice(("flip", "cut", "insert"))
+    if how == "flip":
+        for _ in range(rng.randint(1, 20)):
+            b[rng.randrange(len(b))] = rng.randrange(256)
+    elif how == "cut":
+        b = b[: rng.randrange(1, len(b))]
+    else:
+        at = rng.randrange(len(b))
+        b[at:at] = bytes(rng.randrange(256) for _ in range(rng.randint(1, 50)))
+    return bytes(b)
+
+
+DAMAGED_SOURCES = {
+    "pdf": lambda: typeset(EN_107_3),
+    "docx": lambda: _docx(EN_107_3),
+    "rtf": lambda: (
+        r"{\rtf1\mac\ansicpg10000{\fonttbl{\f0 Times;}}\f0 " + r"\par ".join(EN_107_3) + "}"
+    ).encode("utf-8"),
+    "dokuwiki": lambda: _dokuwiki().encode("utf-8"),
+    "html": lambda: _html().encode("utf-8"),
+}
+
+
+@pytest.mark.parametrize("family", DAMAGED_SOURCES)
+def test_damaged_files_give_one_clear_line(family: str) -> None:
+    import random
+
+    rng = random.Random(family)  # the same 150 damaged files on every run
+    data = DAMAGED_SOURCES[family]()
+    for _ in range(150):
+        damaged = _damaged(data, rng)
+        try:
+            parse_text(extract_bytes(damaged, "damaged").text, "damaged")
+        except InputError as err:
+            assert "\n" not in str(err)

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import stat
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from io import BytesIO
 from pathlib import Path
@@ -168,7 +169,14 @@ def check_zip_sizes(data: bytes, where: str) -> None:
     try:
         with zipfile.ZipFile(BytesIO(data)) as zf:
             infos = zf.infolist()
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError) as exc:
+    except (
+        zipfile.BadZipFile,
+        zipfile.LargeZipFile,
+        NotImplementedError,  # "zip file version 18.5": a damaged header
+        OSError,
+        EOFError,
+        ValueError,
+    ) as exc:
         raise InputError(f"{where}: a damaged Word document ({exc}); save it again.") from None
     if len(infos) > MAX_MEMBERS:
         raise InputError(
@@ -204,7 +212,14 @@ def _sniff_zip(data: bytes, where: str) -> str:
                 and zf.getinfo("[Content_Types].xml").file_size < 1_000_000
                 else b""
             )
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError) as exc:
+    except (
+        zipfile.BadZipFile,
+        zipfile.LargeZipFile,
+        zlib.error,
+        OSError,
+        EOFError,
+        ValueError,
+    ) as exc:
         raise InputError(
             f"{where}: a damaged zip file (a DOCX is a zip): {exc}; save the document again."
         ) from None

@@ -110,6 +110,7 @@ def _open(data: bytes, where: str):
 
 
 def _read_pages(data: bytes, where: str) -> list[list[_Line]]:
+    import pypdfium2 as pdfium
     import pypdfium2.raw as raw
 
     pdf = _open(data, where)
@@ -125,15 +126,13 @@ def _read_pages(data: bytes, where: str) -> list[list[_Line]]:
         pages: list[list[_Line]] = []
         chars = 0
         for index in range(count):
-            page = pdf[index]
             try:
-                textpage = page.get_textpage()
-                try:
-                    lines = _page_lines(raw, textpage, index)
-                finally:
-                    textpage.close()
-            finally:
-                page.close()
+                lines = _read_page(pdf, raw, index)
+            except pdfium.PdfiumError:
+                raise InputError(
+                    f"{where}: page {index + 1} of the PDF cannot be read (the file is damaged); "
+                    "download or export it again."
+                ) from None
             chars += sum(len(ln.text) for ln in lines)
             check_text_size(chars, where)
             pages.append(lines)
@@ -145,6 +144,18 @@ def _read_pages(data: bytes, where: str) -> list[list[_Line]]:
             f"({chars} characters of text on {count} pages: the pages are pictures, a scan)."
         )
     return pages
+
+
+def _read_page(pdf, raw, index: int) -> list[_Line]:
+    page = pdf[index]
+    try:
+        textpage = page.get_textpage()
+        try:
+            return _page_lines(raw, textpage, index)
+        finally:
+            textpage.close()
+    finally:
+        page.close()
 
 
 def _page_lines(raw, textpage, page: int) -> list[_Line]:
