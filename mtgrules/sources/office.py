@@ -1,7 +1,8 @@
 """Word documents: DOCX (python-docx) and legacy Word 97-2003 .doc (Debian's antiword).
 
-DOCX: python-docx opens the package and finds the main document part (1.1 s for the 2026
-edition, 3,114 rules as in the .txt). Paragraphs are read from its XML in document order,
+DOCX: python-docx opens the package and finds the main document part; paragraphs are read
+straight from its XML (0.25 s for the 2026 edition, 3,114 rules as in the .txt, where
+python-docx's own paragraph objects take 1.1 s) in document order,
 tables and text boxes included; headers, footers and footnotes live in other parts and are
 left out, as a reader of the rules would skip them. A DOCX is a zip: before anything is
 unpacked, the sizes written in the zip's central directory are checked, so a small file

@@ -2,7 +2,7 @@
 lines and rules broken over pages joined.
 
 pypdfium2 (PDFium) reads the text layer: 0.5 s for the 306-page 2026-01-16 edition where
-pypdf takes 12 s. PDFium gives the page text with its own line breaks; for each line we ask
+pypdf takes 12 s; with the layout work below, 0.6 s (benchmarks/bench_formats.py). PDFium gives the page text with its own line breaks; for each line we ask
 where it sits (baseline, left and right edge) and rebuild paragraphs from the layout, the way
 a reader does:
 
