@@ -6,6 +6,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from .notation import fold_old_mana
+
 # Curly quotes and their cousins fold to ASCII so that a re-saved file (one 2023 copy
 # has a stray closing quote where the official one has an opening quote) compares equal.
 _QUOTES = str.maketrans(
@@ -39,13 +41,15 @@ _ITALIC = re.compile(r"(?<![\w{])_([^_\n]+)_(?![\w}])")
 # holds ~77,000 clauses but ~15,000 distinct texts), and an ingest normalizes each of them.
 @lru_cache(maxsize=65536)
 def normalize_text(raw: str) -> str:
-    """NFC, folded quotes and dashes, collapsed whitespace, no italic markers."""
+    """NFC, folded quotes and dashes, collapsed whitespace, no italic markers, and the
+    2003-2004 mana notation {oW} written as {W} (see text/notation.py)."""
     # ASCII needs neither NFC nor the quote folding (every folded character is non-ASCII).
     text = raw
     if not raw.isascii():
         text = unicodedata.normalize("NFC", raw)
         if _QUOTE_CHARS.search(text):
             text = text.translate(_QUOTES)
+    text = fold_old_mana(text)
     if "_" in text:
         text = _ITALIC.sub(r"\1", text)
     # str.split() splits on exactly what \s matches, several times faster than a regex.

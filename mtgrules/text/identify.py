@@ -1,0 +1,81 @@
+"""Which language a text is in, for any language a user brings: a BCP 47 tag or None.
+
+Measured on the corpus clauses (benchmarks/eval_langid.py): py3langid, restricted to the
+languages users are likely to bring, is right on 97% of all rule clauses and on nearly all
+clauses of three words or more, at 0.15 ms a clause, from a 4.5 MB package that needs 90 MB
+of memory. lingua was a little more accurate (98%) but needs 560 MB of memory and 5 s to load
+even restricted to the same languages (1.2 GB for all), and its wheel is 96 MB; pycld2 gave
+no answer for 8% of the Chinese clauses.
+
+Scripts decide before statistics, because they are certain: kana means Japanese, Hangul
+Korean, Han characters alone Chinese, and the Chinese script (zh-Hans or zh-Hant) is
+decided as the existing detector does (text/chinese.py, OpenCC). Everything else goes to
+py3langid. None means "not sure": too few words to tell, or a low probability (which is
+also what a language outside the likely set gets); the caller should then ask for --lang.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from .chinese import is_traditional
+
+# The official translations of the rules and the languages most often mistaken for them.
+# A text in another language gets a low probability among these, and so None.
+LIKELY_LANGUAGES = "en fr es de it pt ru ja ko zh nl pl cs uk tr sv da no fi hu ro el".split()
+MIN_WORDS = 3  # "Attach", "Card Types": a heading or keyword says nothing about its language
+MIN_PROBABILITY = 0.9
+_WORD = re.compile(r"[^\W\d_]+")
+# Tags py3langid uses that BCP 47 spells otherwise.
+_TAGS = {"no": "nb"}
+
+
+def _script_counts(text: str) -> tuple[int, int, int, int]:
+    """(letters, Han, kana, Hangul) among the first 20,000 characters."""
+    letters = han = kana = hangul = 0
+    for ch in text[:20000]:
+        if not ch.isalpha():
+            continue
+        letters += 1
+        o = ord(ch)
+        if 0x3400 <= o <= 0x9FFF or 0xF900 <= o <= 0xFAFF or 0x20000 <= o <= 0x2FFFF:
+            han += 1
+        elif 0x3040 <= o <= 0x30FF or 0x31F0 <= o <= 0x31FF or 0xFF66 <= o <= 0xFF9D:
+            kana += 1
+        elif 0xAC00 <= o <= 0xD7A3 or 0x1100 <= o <= 0x11FF or 0x3130 <= o <= 0x318F:
+            hangul += 1
+    return letters, han, kana, hangul
+
+
+@lru_cache(maxsize=1)
+def _identifier():
+    # Loaded on first use (0.9 s, 90 MB): most commands never identify a language.
+    from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+    identifier = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+    identifier.set_languages(list(LIKELY_LANGUAGES))
+    return identifier
+
+
+def identify_language(text: str) -> str | None:
+    """BCP 47 tag of ``text`` (en, fr, es, de, it, pt, ru, ja, ko, zh-Hans, zh-Hant, ...), or
+    None when there is too little text or the evidence is weak."""
+    letters, han, kana, hangul = _script_counts(text)
+    if letters == 0:
+        return None
+    # Japanese mixes Han with kana; a few kana among Chinese would be quoted Japanese.
+    if kana >= max(2, 0.05 * letters):
+        return "ja"
+    if hangul > 0.3 * letters:
+        return "ko"
+    if han > 0.3 * letters:
+        return "zh-Hant" if is_traditional(text) else "zh-Hans"
+    if len(_WORD.findall(text[:20000])) < MIN_WORDS:
+        return None
+    lang, probability = _identifier().classify(text[:20000])
+    if probability < MIN_PROBABILITY:
+        return None
+    if lang == "zh":  # Chinese in another script (rare): trust the script decision above
+        return None
+    return _TAGS.get(lang, lang)
