@@ -560,6 +560,75 @@ def export_tmx(
         click.echo(f"Wrote {info['units']} translation units to {output}", err=True)
 
 
+@export.command("xliff")
+@click.argument("translation")
+@click.option(
+    "--to", "target", metavar="N", help="The English edition to update to (default: newest)."
+)
+@click.option("--source", metavar="S", help="The English the translation was made from, if needed.")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Write the XLIFF to this file (default: the terminal); the TMX goes beside it.",
+)
+@click.option(
+    "--tmx",
+    "tmx_path",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Where to write the unchanged pairs as TMX (default: -o with .tmx).",
+)
+@_as_of_option
+@pass_app
+def export_xliff(
+    app: AppContext,
+    translation: str,
+    target: str | None,
+    source: str | None,
+    output: Path | None,
+    tmx_path: Path | None,
+    as_of: int | None,
+) -> None:
+    """The update job for a CAT tool: XLIFF 1.2 with one unit per new or changed clause,
+    and the unchanged pairs as a TMX translation memory.
+
+    Example: mtgrules export xliff zh-Hans-2022-06-10 --to en-2026-01-16 -o job.xlf
+    """
+    from .reports.update import update_report
+    from .reports.xliff import unchanged_memory, write_xliff
+
+    app.ensure_data()
+    with app.session() as s:
+        report = update_report(s, translation, to=target, source=source, as_of=as_of)
+    xliff = write_xliff(report)
+    memory, pairs = unchanged_memory(report)
+    if tmx_path is None and output is not None:
+        tmx_path = output.with_suffix(".tmx")
+    if output is None:
+        click.echo(xliff, nl=False)
+    else:
+        _write_file(output, xliff)
+    if tmx_path is not None:
+        _write_file(tmx_path, memory)
+    counts = report.counts()
+    where = f" to {output}" if output else ""
+    memo = f"; {pairs} unchanged pairs to {tmx_path}" if tmx_path else ""
+    click.echo(
+        f"Wrote {counts['new'] + counts['changed']} units ({counts['new']} new, "
+        f"{counts['changed']} to review){where}{memo}",
+        err=True,
+    )
+
+
+def _write_file(path: Path, text: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        from .errors import InputError
+
+        raise InputError(f"cannot write {path}: {exc.strerror}; choose another path") from exc
+
+
 # --- search commands ---
 
 

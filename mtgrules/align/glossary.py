@@ -76,7 +76,10 @@ def match_same_language(a: Sequence[ClauseView], b: Sequence[ClauseView]) -> lis
                 entry,
                 other,
                 ratio / 100,
-                [{"feature": "renamed", "value": other.term}, {"feature": "text", "value": ratio / 100}],
+                [
+                    {"feature": "renamed", "value": other.term},
+                    {"feature": "text", "value": ratio / 100},
+                ],
             )
         )
     return out
@@ -174,7 +177,9 @@ def match_translation(
     for gap_en, gap_tr in _gaps(english, translated, out):
         if len(gap_en) == len(gap_tr):
             for en, tr in zip(gap_en, gap_tr, strict=True):
-                take(en, tr, 0.5, [{"feature": "position", "value": "alone between matched entries"}])
+                take(
+                    en, tr, 0.5, [{"feature": "position", "value": "alone between matched entries"}]
+                )
     return out
 
 
@@ -190,7 +195,9 @@ def _gaps(
     """The unmatched entries between consecutive matched pairs that keep both orders."""
     pos_en = {e.id: k for k, e in enumerate(english)}
     pos_tr = {t.id: k for k, t in enumerate(translated)}
-    pairs = sorted((pos_en[m.a.id], pos_tr[m.b.id]) for m in matched if m.a.id in pos_en and m.b.id in pos_tr)
+    pairs = sorted(
+        (pos_en[m.a.id], pos_tr[m.b.id]) for m in matched if m.a.id in pos_en and m.b.id in pos_tr
+    )
     anchors = longest_increasing(pairs)
     used_en = {pos_en[m.a.id] for m in matched if m.a.id in pos_en}
     used_tr = {pos_tr[m.b.id] for m in matched if m.b.id in pos_tr}

@@ -19,7 +19,7 @@ from ..errors import NotFoundError, QueryError
 from ..record import OPTIONAL, Record, key
 from ..store.queries import EditionInfo, find_edition, list_editions
 from ..text.labels import label_sort_key
-from ..text.language import is_chinese, matches_language, same_language
+from ..text.language import is_chinese, is_english, matches_language, same_language
 from . import checks as qa
 from .common import (
     RULE_KINDS,
@@ -423,6 +423,12 @@ def edition_drift(
             )
     if ref.id == target.id:
         raise QueryError("the edition and its reference are the same; give another --reference")
+    if not is_english(target.language) and is_english(ref.language):
+        # A translation is compared through the English it was made from (see update.py),
+        # never straight with an English edition of another date.
+        from .update import update_report
+
+        return update_report(session, target.slug, to=ref.slug, as_of=as_of).as_drift()
     ea = align_editions(session, ref.id, target.id)
     missing: list[DriftClause] = []
     added: list[DriftClause] = []

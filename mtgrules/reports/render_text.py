@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..render import bold, dim, table, wrap
-from .common import edition_gaps
+from .common import edition_gaps, update_item_name, update_sections
+from .worddiff import condensed
 
 _RED, _GREEN, _RESET = "\x1b[31m", "\x1b[32m", "\x1b[0m"
 
@@ -183,22 +184,16 @@ def render_update(report: dict[str, Any], colour: bool = False) -> str:
             f"{s['direct']} clauses of the translation have no partner in {src['slug']}: matched "
             f"with {n['slug']} directly (lower confidence, marked ~)."
         )
-    items = report["clauses"]
-
-    def name(i: dict[str, Any]) -> str:
-        if i["kind"] == "glossary":
-            term = f"glossary: {i['term']}"
-            return term + (f" ({i['translated_term']})" if i.get("translated_term") else "")
-        return i["label"] or f"({i['kind']} of {i['parent']})"
-
-    new = [i for i in items if i["status"] == "new"]
+    sections = update_sections(report)
+    name = update_item_name
+    new = sections["new"]
     if new:
         out += ["", bold(f"New: translate these ({len(new)})", colour)]
         for i in new:
             gap = "  [the translation lacked it already]" if i.get("gap") else ""
             out.append(f"  {name(i)}{gap}")
             out.append(wrap(i["english"], "      "))
-    changed_items = [i for i in items if i["status"] == "changed"]
+    changed_items = sections["changed"]
     if changed_items:
         out += ["", bold(f"Changed in the English since {src['slug']} ({len(changed_items)})", colour)]
         for i in changed_items:
@@ -206,9 +201,9 @@ def render_update(report: dict[str, Any], colour: bool = False) -> str:
             mark = " ~" if i["confidence"] == "direct" else ""
             out.append(f"  {name(i)}{moved}{mark}: {i.get('gist') or ''}")
             if i.get("english_diff"):
-                out.append(wrap(marked(i["english_diff"], colour), "      "))
+                out.append(wrap(marked(condensed(i["english_diff"]), colour), "      "))
             out.append(wrap("now: " + (i["translation"] or ""), "      "))
-    renumbered = [i for i in items if i["status"] == "renumbered"]
+    renumbered = sections["renumbered"]
     if renumbered:
         out += ["", bold(f"Renumbered ({len(renumbered)})", colour)]
         out.append(

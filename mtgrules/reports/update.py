@@ -191,7 +191,9 @@ class UpdateReport(Record):
             "warnings": s["warnings"],
         }
         # In drift's terms every renumbering is a label move of a matched clause.
-        moved = [Renumbering(r.edition, r.from_label, r.to_label, pair="moved") for r in self.renumbered]
+        moved = [
+            Renumbering(r.edition, r.from_label, r.to_label, pair="moved") for r in self.renumbered
+        ]
         return EditionDrift(
             self.edition, self.reference, self.missing, self.added, moved, self.checks, summary
         )
@@ -200,7 +202,9 @@ class UpdateReport(Record):
 # --- composing the two alignments ----------------------------------------------------------
 
 
-def _pairs(session: Session, a: EditionInfo, b: EditionInfo) -> list[tuple[ClauseView, ClauseView, float]]:
+def _pairs(
+    session: Session, a: EditionInfo, b: EditionInfo
+) -> list[tuple[ClauseView, ClauseView, float]]:
     """Clause pairs (a side, b side, score) of a stored or computed whole-edition alignment."""
     from ..align import align_editions
 
@@ -220,7 +224,9 @@ def _glossary(clauses: list[ClauseView]) -> list[ClauseView]:
     return [c for c in clauses if c.kind == "glossary"]
 
 
-def _learned_terms(session: Session, language: str, infos: list[EditionInfo]) -> dict[str, set[str]]:
+def _learned_terms(
+    session: Session, language: str, infos: list[EditionInfo]
+) -> dict[str, set[str]]:
     """Term pairs the store already knows for ``language``: translated term -> English terms,
     from the glossary pairs of stored alignments of its editions with their English."""
     from ..align.glossary import term_key
@@ -281,13 +287,23 @@ def update_report(
             f"{reference.slug} {src.slug})"
         )
 
-    t_clauses = [c for c in edition_clauses(session, target.id) if c.kind in UPDATED_KINDS]
-    s_clauses = [c for c in edition_clauses(session, src.id) if c.kind in UPDATED_KINDS]
+    t_clauses = _translatable(edition_clauses(session, target.id))
+    s_clauses = _translatable(edition_clauses(session, src.id))
     n_clauses = (
         s_clauses
         if reference.id == src.id
-        else [c for c in edition_clauses(session, reference.id) if c.kind in UPDATED_KINDS]
+        else _translatable(edition_clauses(session, reference.id))
     )
+    # A page that translates a few rules (a forum post on 107.3) is brought up to date on
+    # those rules, not blamed for the 4,000 others.
+    from ..align.edition import fragment_scope
+
+    n_scope = fragment_scope(t_clauses, n_clauses)
+    if n_scope is not None:
+        n_clauses = [n_clauses[k] for k in n_scope]
+    s_scope = fragment_scope(t_clauses, s_clauses)
+    if s_scope is not None:
+        s_clauses = [s_clauses[k] for k in s_scope]
 
     # 1. T with S. Glossary entries by term (see align/glossary.py), the rest as aligned.
     st_all = _pairs(session, src, target)
@@ -308,10 +324,15 @@ def update_report(
     else:
         sn_all = _pairs(session, src, reference)
         sn = [(a, b, sc) for a, b, sc in sn_all if a.kind != "glossary" and b.kind != "glossary"]
-        sn += [(m.a, m.b, m.score) for m in match_same_language(_glossary(s_clauses), _glossary(n_clauses))]
+        sn += [
+            (m.a, m.b, m.score)
+            for m in match_same_language(_glossary(s_clauses), _glossary(n_clauses))
+        ]
     s_to_n, n_to_s = _index(sn)
     wanted = {c.id for c in s_clauses}
-    s_to_n = {k: [n for n in v if n.kind in UPDATED_KINDS] for k, v in s_to_n.items() if k in wanted}
+    s_to_n = {
+        k: [n for n in v if n.kind in UPDATED_KINDS] for k, v in s_to_n.items() if k in wanted
+    }
 
     # 3. Compose: one item per clause of N.
     items: list[UpdateItem] = []
@@ -329,8 +350,14 @@ def update_report(
         item.translation, item.confidence, item.gap = t.text, "direct", None
         item.translation_label = t.label if t.label != item.label else None
         if item.status == "new":
-            item.status = "unchanged" if not item.from_label or item.from_label == item.label else "renumbered"
-            if item.english_before is not None and changed(word_diff(item.english_before, item.english)):
+            item.status = (
+                "unchanged"
+                if not item.from_label or item.from_label == item.label
+                else "renumbered"
+            )
+            if item.english_before is not None and changed(
+                word_diff(item.english_before, item.english)
+            ):
                 item.status = "changed"
     rescued_ids = {t.id for t, _ in rescued}
 
@@ -366,6 +393,12 @@ def update_report(
         key=label_sort_key,
     )
     return UpdateReport(target, reference, origin, items, removed, added, defects, findings)
+
+
+def _translatable(clauses: list[ClauseView]) -> list[ClauseView]:
+    """The clauses a translator translates: rules, examples, glossary entries and the
+    numbered section headings (not "Glossary" or "Credits")."""
+    return [c for c in clauses if c.kind in UPDATED_KINDS and (c.kind != "heading" or c.label)]
 
 
 def _item(n: ClauseView, sources: list[ClauseView], translated: list[ClauseView]) -> UpdateItem:
@@ -418,25 +451,32 @@ def _direct(
     leftovers: list[ClauseView], items: list[UpdateItem], n_clauses: list[ClauseView], language: str
 ) -> list[tuple[ClauseView, int]]:
     """Clauses of T that its source lacks, paired with untranslated clauses of N when their
-    content agrees (numbers, symbols, references, termbase; the label as a tiebreak)."""
-    if not leftovers:
+    content agrees (numbers, symbols, references, termbase). Candidates share the clause's
+    label or parent rule (or, for glossary entries, are entries too): a clause is never
+    matched across the whole edition on content alone."""
+    open_items = [k for k, i in enumerate(items) if i.translation is None]
+    if not leftovers or not open_items:
         return []
     from ..align.features import featurize, similarity
 
-    open_items = [k for k, i in enumerate(items) if i.translation is None]
-    if not open_items:
-        return []
-    n_by_index = dict(enumerate(n_clauses))
+    by_key: dict[tuple[str, str | None], list[int]] = defaultdict(list)
+    for k in open_items:
+        n = n_clauses[k]
+        by_key[(n.kind, n.label or n.parent)].append(k)
+        if n.kind == "glossary":
+            by_key[("glossary", None)].append(k)
+    english_features: dict[int, Any] = {}
     scored = []
     for t in leftovers:
+        key = ("glossary", None) if t.kind == "glossary" else (t.kind, t.label or t.parent)
+        candidates = by_key.get(key, [])
+        if not candidates:
+            continue
         ft = featurize(t.norm, language)
-        for k in open_items:
-            n = n_by_index[k]
-            if n.kind != t.kind:
-                continue
-            score, _evidence = similarity(featurize(n.norm, "en"), ft)
-            if t.label and t.label == n.label:
-                score += 0.1
+        for k in candidates:
+            if k not in english_features:
+                english_features[k] = featurize(n_clauses[k].norm, "en")
+            score, _evidence = similarity(english_features[k], ft)
             if score >= DIRECT_MIN_SCORE:
                 scored.append((score, t.id, k, t))
     scored.sort(key=lambda x: -x[0])
@@ -470,7 +510,12 @@ def _defects(
             partners = [s for s in t_to_s.get(t.id, []) if s.label]
             if partners and all(s.label != t.label for s in partners):
                 mislabels.append(
-                    {"label": t.label, "expected": partners[0].label, "kind": t.kind, "text": t.text}
+                    {
+                        "label": t.label,
+                        "expected": partners[0].label,
+                        "kind": t.kind,
+                        "text": t.text,
+                    }
                 )
     gaps = [
         {"label": s.label, "kind": s.kind, "term": s.term, "english": s.norm}

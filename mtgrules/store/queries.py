@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -124,7 +125,12 @@ def find_edition(infos: list[EditionInfo], key: str) -> EditionInfo:
         hits = [e for e in infos if test(e)]
         if hits:
             return hits[0]
-    raise NotFoundError(f"no edition '{key}' in the store; list them with: mtgrules editions")
+    names = [e.slug for e in infos]
+    close = difflib.get_close_matches(key, names, n=3, cutoff=0.6)
+    hint = f"did you mean {', '.join(close)}? " if close else ""
+    raise NotFoundError(
+        f"no edition '{key}' in the store; {hint}list them with: mtgrules editions"
+    )
 
 
 def filter_editions(
