@@ -29,6 +29,10 @@ _RULE_QUERY = re.compile(r"^\s*([0-9]{3}(?:\.[0-9]{1,4}[a-z]?)?)\.?\s*$", re.I |
 
 def split_labelled_line(line: str) -> tuple[str, str] | None:
     """Return (label, text) when ``line`` starts with a rule label, else None."""
+    # Most lines of a rules file are not labelled (wrapped text, examples, the glossary): a
+    # label starts with three ASCII digits and a dot, checked before the regex runs.
+    if len(line) < 6 or line[3] != "." or not line[:3].isdigit() or not line[:3].isascii():
+        return None
     m = _LINE_LABEL.match(line)
     if not m:
         return None
