@@ -334,6 +334,15 @@ def _exit_code_option(f):
     )(f)
 
 
+def _write_file(path: Path, text: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        from .errors import InputError
+
+        raise InputError(f"cannot write {path}: {exc.strerror}; choose another -o path") from exc
+
+
 def _emit(kind: str, report, fmt: str, output: Path | None) -> None:
     from .render import use_colour
     from .reports import render_report
@@ -342,12 +351,7 @@ def _emit(kind: str, report, fmt: str, output: Path | None) -> None:
     if output is None:
         click.echo(text)
         return
-    try:
-        output.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
-    except OSError as exc:
-        from .errors import InputError
-
-        raise InputError(f"cannot write {output}: {exc.strerror}; choose another -o path") from exc
+    _write_file(output, text if text.endswith("\n") else text + "\n")
     click.echo(f"Wrote {output}", err=True)
 
 
@@ -549,14 +553,7 @@ def export_tmx(
     if output is None:
         click.echo(text, nl=False)
     else:
-        try:
-            output.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            from .errors import InputError
-
-            raise InputError(
-                f"cannot write {output}: {exc.strerror}; choose another -o path"
-            ) from exc
+        _write_file(output, text)
         click.echo(f"Wrote {info['units']} translation units to {output}", err=True)
 
 
@@ -618,15 +615,6 @@ def export_xliff(
         f"{counts['changed']} to review){where}{memo}",
         err=True,
     )
-
-
-def _write_file(path: Path, text: str) -> None:
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        from .errors import InputError
-
-        raise InputError(f"cannot write {path}: {exc.strerror}; choose another path") from exc
 
 
 # --- search commands ---

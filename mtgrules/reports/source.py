@@ -82,11 +82,7 @@ def _by_labels(
     ties = (
         f" (as do {', '.join(e.slug for e in tied if e.id != chosen.id)})" if len(tied) > 1 else ""
     )
-    reason = (
-        f"no English edition of {translation.date} in the store; "
-        if translation.date
-        else "it has no date; "
-    )
+    reason = _why_not_same_date(translation)
     return SourceChoice(
         chosen,
         "best-fit",
@@ -117,17 +113,19 @@ def _by_dating(
         if dating.range and dating.range[0] != dating.range[1]
         else chosen.date
     )
-    reason = (
-        f"no English edition of {translation.date} in the store; "
-        if translation.date
-        else "it has no date; "
-    )
+    reason = _why_not_same_date(translation)
     return SourceChoice(
         chosen,
         "best-fit",
         f"{reason}its text fits English {span} best (fit {fit:.3f}); {chosen.slug} is used.",
         fit,
     )
+
+
+def _why_not_same_date(translation: EditionInfo) -> str:
+    if translation.date:
+        return f"no English edition of {translation.date} in the store; "
+    return "it has no date; "
 
 
 def _nearest(candidates: list[EditionInfo], date: str | None) -> EditionInfo:
