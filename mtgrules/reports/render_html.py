@@ -249,7 +249,17 @@ def render_update(report: dict[str, Any]) -> str:
     counts = "".join(
         f"<td>{esc(s[k])}</td>" for k in ("unchanged", "changed", "new", "renumbered", "removed")
     )
+    links = " · ".join(
+        f'<a href="#{key}">{esc(title)} ({len(sections[key])})</a>'
+        for key, title in (
+            ("new", "new"),
+            ("changed", "changed"),
+            ("renumbered", "renumbered"),
+            ("removed", "removed"),
+        )
+    )
     parts = [
+        f'<nav aria-label="sections">{links} · <a href="#defects">defects</a></nav>',
         f"<p>Made from <strong>{esc(src['slug'])}</strong> ({esc(src['how'])}): "
         f"{esc(src['why'])}</p>",
         '<table id="counts"><thead><tr><th>unchanged</th><th>changed</th><th>new</th>'
