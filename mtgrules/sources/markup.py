@@ -24,7 +24,7 @@ import re
 from collections import Counter
 from html.parser import HTMLParser
 
-from ..errors import InputError
+from ..errors import NotRulesError
 from .decode import decode_bytes
 from .formats import DOKUWIKI, HTML, MARKDOWN, MEDIAWIKI, TEXT, Extracted, check_text_size
 
@@ -381,7 +381,7 @@ def extract_page(data: bytes, where: str) -> Extracted:
     """Plain text, HTML, Markdown or wiki source to parse lines."""
     text, encoding = decode_page(data, where)
     if not text.strip():
-        raise InputError(f"{where}: the file holds only whitespace; give a file with rules text.")
+        raise NotRulesError(f"{where}: the file holds only whitespace; give a file with rules text.")
     kind = sniff_markup(text)
     if kind == TEXT:
         return Extracted(format=TEXT, text=text, encoding=encoding)

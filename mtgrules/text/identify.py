@@ -79,3 +79,47 @@ def identify_language(text: str) -> str | None:
     if lang == "zh":  # Chinese in another script (rare): trust the script decision above
         return None
     return _TAGS.get(lang, lang)
+
+
+# Writing systems by code point range, for telling the two halves of a bilingual page apart
+# (an English line and its Korean, Russian or Chinese translation) without statistics.
+_SCRIPT_RANGES = (
+    (0x0370, 0x03FF, "greek"),
+    (0x0400, 0x052F, "cyrillic"),
+    (0x0590, 0x05FF, "hebrew"),
+    (0x0600, 0x06FF, "arabic"),
+    (0x0900, 0x097F, "devanagari"),
+    (0x0E00, 0x0E7F, "thai"),
+    (0x1100, 0x11FF, "hangul"),
+    (0x3040, 0x30FF, "kana"),
+    (0x3130, 0x318F, "hangul"),
+    (0x31F0, 0x31FF, "kana"),
+    (0x3400, 0x4DBF, "han"),
+    (0x4E00, 0x9FFF, "han"),
+    (0xAC00, 0xD7A3, "hangul"),
+    (0xF900, 0xFAFF, "han"),
+    (0xFF66, 0xFF9D, "kana"),
+)
+
+
+def script_of_text(text: str) -> str | None:
+    """The writing system most of the letters of ``text`` are in: latin, han, kana (Japanese,
+    which mixes kana with Han), hangul, cyrillic, greek...; None for a text with no letters."""
+    counts: dict[str, int] = {}
+    for ch in text[:2000]:
+        if not ch.isalpha():
+            continue
+        o = ord(ch)
+        script = "latin"
+        if o >= 0x0370 and not 0x1E00 <= o <= 0x1EFF:  # Latin Extended Additional (Vietnamese)
+            script = "other"
+            for lo, hi, name in _SCRIPT_RANGES:
+                if lo <= o <= hi:
+                    script = name
+                    break
+        counts[script] = counts.get(script, 0) + 1
+    if not counts:
+        return None
+    if counts.get("kana", 0) >= 2:  # Japanese: kana among Han
+        return "kana"
+    return max(counts, key=lambda k: counts[k])
