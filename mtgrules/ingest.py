@@ -27,8 +27,7 @@ from .store.clauses import insert_clauses
 from .store.models import Clause as StoredClause
 from .store.models import Document, Edition, EditionSource, Revision
 from .store.queries import DAMAGE_FLAGS
-from .text.normalize import normalize_text
-from .text.notation import fold_ascii_typography
+from .text.normalize import fold_notation
 
 MARKUP_OR_TEXT = (TEXT, *MARKUP_FORMATS)
 
@@ -417,21 +416,19 @@ def same_edition_in_store(
 
 
 def identity_text(raw: str) -> str:
-    """What must be equal for two copies of an edition to be one text: the normalised text
-    with the plain-text files' ASCII typography ("--", "(TM)", "<url>") folded to what the
-    PDF, Word and RTF files print (text/notation.py)."""
-    return normalize_text(fold_ascii_typography(raw))
+    """What must be equal for two copies of an edition to be one text (text.normalize)."""
+    return fold_notation(raw)
 
 
 def same_text(session: Session, stored: Edition, edition: ParsedEdition) -> bool:
     """Do a stored edition and a parsed one say the same thing, clause by clause?"""
     ours = [
-        (c.kind, c.label, c.term, identity_text(c.raw))
+        (c.kind, c.label, identity_text(c.term or ""), identity_text(c.raw))
         for c in edition.clauses
         if c.kind != "noise"
     ]
     theirs = [
-        (kind, label, term, identity_text(raw))
+        (kind, label, identity_text(term or ""), identity_text(raw))
         for kind, label, term, raw in session.execute(
             select(StoredClause.kind, StoredClause.label, StoredClause.term, StoredClause.raw)
             .where(StoredClause.edition_id == stored.id, StoredClause.kind != "noise")

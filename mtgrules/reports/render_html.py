@@ -250,7 +250,8 @@ def render_diff(report: dict[str, Any]) -> str:
     scope = f", rule {report['rule']}" if report.get("rule") else ""
     body = (
         f"<p>{esc(s['changed'])} reworded, {esc(s['moved'])} moved, {esc(s['added'])} added, "
-        f"{esc(s['removed'])} removed, {esc(s['unchanged'])} unchanged.</p>"
+        f"{esc(s['removed'])} removed, {esc(s.get('notation', 0))} in notation only, "
+        f"{esc(s['unchanged'])} unchanged.</p>"
         '<table class="sbs" id="diff"><thead><tr><th style="width:7em">change</th>'
         f"<th>{esc(a['slug'])}</th><th>{esc(b['slug'])}</th></tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table>"

@@ -140,7 +140,8 @@ def render_diff(report: dict[str, Any]) -> str:
         f"# {md(a['slug'])} → {md(b['slug'])}{scope}",
         "",
         f"{s['changed']} reworded, {s['moved']} moved, {s['added']} added, "
-        f"{s['removed']} removed, {s['unchanged']} unchanged.",
+        f"{s['removed']} removed, {s.get('notation', 0)} in notation only, "
+        f"{s['unchanged']} unchanged.",
         "",
     ]
     for c in report["changes"]:
@@ -148,7 +149,7 @@ def render_diff(report: dict[str, Any]) -> str:
             head = f"`{c['from']}` → `{c['to']}` moved"
         else:
             head = f"`{c['to'] or c['from']}` {'reworded' if c['kind'] == 'changed' else c['kind']}"
-        if c.get("wording_changed"):
+        if c.get("wording_changed") or c["kind"] == "notation":
             out.append(f"- {head}: {marked(c['words'])}")
         elif c["kind"] == "added":
             out.append(f"- {head}: **{md(c['b_text'])}**")

@@ -238,9 +238,10 @@ def render_diff(report: dict[str, Any], colour: bool = False) -> str:
     out = [
         bold(f"{a['slug']} -> {b['slug']}{scope}", colour),
         f"{s['changed']} reworded, {s['moved']} moved, {s['added']} added, "
-        f"{s['removed']} removed, {s['unchanged']} unchanged.",
+        f"{s['removed']} removed, {s.get('notation', 0)} in notation only, "
+        f"{s['unchanged']} unchanged.",
     ]
-    marks = {"changed": "~", "moved": ">", "added": "+", "removed": "-"}
+    marks = {"changed": "~", "moved": ">", "added": "+", "removed": "-", "notation": "="}
     for c in report["changes"]:
         mark = marks[c["kind"]]
         if c["kind"] == "moved":
@@ -252,7 +253,7 @@ def render_diff(report: dict[str, Any], colour: bool = False) -> str:
             head = f"{label}  {'reworded' if c['kind'] == 'changed' else c['kind']}"
         out.append("")
         out.append(bold(f"{mark} {head}", colour))
-        if c.get("words") is not None and c.get("wording_changed"):
+        if c.get("words") is not None and (c.get("wording_changed") or c["kind"] == "notation"):
             out.append(wrap(marked(c["words"], colour), "    "))
         elif c["kind"] == "added":
             out.append(wrap(c["b_text"], "    "))

@@ -49,6 +49,27 @@ def _unsure(where: str) -> InputError:
     )
 
 
+# Enough rules text to tell a language for certain: on the archive's 110 editions and the
+# corpus's 23, py3langid gives the same answer (en 129, zh-Hans 4) from 1,000, 2,000, 5,000
+# or 20,000 characters; 5,000 costs 4.5 ms a file where 20,000 cost 17 ms.
+SAMPLE_CHARS = 5000
+
+
+def _rules_sample(lines: list[str]) -> str:
+    """The text of the first labelled rules (not the front matter, which may be English
+    boilerplate in a translation)."""
+    parts: list[str] = []
+    size = 0
+    for ln in lines:
+        labelled = split_labelled_line(ln.strip())
+        if labelled:
+            parts.append(labelled[1])
+            size += len(labelled[1])
+            if size >= SAMPLE_CHARS:
+                break
+    return " ".join(parts)
+
+
 def parse_text(text: str, where: str, *, language: str | None = None) -> list[ParsedEdition]:
     """The editions in ``text``. ``language`` (a user's --lang) replaces detection: every
     edition of a one-language text takes it; in a text with several languages it names the
@@ -56,13 +77,7 @@ def parse_text(text: str, where: str, *, language: str | None = None) -> list[Pa
     lines = text.splitlines()  # not re.M: bare-CR files would read as one line
     if looks_official(lines):
         if language is None:
-            sample = " ".join(
-                rest
-                for ln in lines[:3000]
-                if (lab := split_labelled_line(ln.strip()))
-                for rest in [lab[1]]
-            )[:20000]
-            language = identify_language(sample)
+            language = identify_language(_rules_sample(lines))
             if language is None:
                 raise _unsure(where)
         editions = [parse_official(lines, language)]

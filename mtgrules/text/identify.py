@@ -31,21 +31,22 @@ _WORD = re.compile(r"[^\W\d_]+")
 _TAGS = {"no": "nb"}
 
 
+_LETTER = re.compile(r"[^\W\d_]")
+_HAN = re.compile("[\u3400-\u9fff\uf900-\ufaff\U00020000-\U0002ffff]")
+_KANA = re.compile("[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9d]")
+_HANGUL = re.compile("[\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f]")
+
+
 def _script_counts(text: str) -> tuple[int, int, int, int]:
     """(letters, Han, kana, Hangul) among the first 20,000 characters."""
-    letters = han = kana = hangul = 0
-    for ch in text[:20000]:
-        if not ch.isalpha():
-            continue
-        letters += 1
-        o = ord(ch)
-        if 0x3400 <= o <= 0x9FFF or 0xF900 <= o <= 0xFAFF or 0x20000 <= o <= 0x2FFFF:
-            han += 1
-        elif 0x3040 <= o <= 0x30FF or 0x31F0 <= o <= 0x31FF or 0xFF66 <= o <= 0xFF9D:
-            kana += 1
-        elif 0xAC00 <= o <= 0xD7A3 or 0x1100 <= o <= 0x11FF or 0x3130 <= o <= 0x318F:
-            hangul += 1
-    return letters, han, kana, hangul
+    # Regex counts run in C: a Python loop over the characters cost 17 ms an edition.
+    sample = text[:20000]
+    return (
+        len(_LETTER.findall(sample)),
+        len(_HAN.findall(sample)),
+        len(_KANA.findall(sample)),
+        len(_HANGUL.findall(sample)),
+    )
 
 
 @lru_cache(maxsize=1)
