@@ -234,8 +234,13 @@ def render_edition_drift(report: dict[str, Any]) -> str:
 
 def render_diff(report: dict[str, Any]) -> str:
     a, b, s = report["a"], report["b"], report["summary"]
+    from .render_text import NOTATION_SHOWN, notation_labels
+
     rows = []
+    notation = [c for c in report["changes"] if c["kind"] == "notation"]
     for c in report["changes"]:
+        if c["kind"] == "notation" and len(notation) > NOTATION_SHOWN:
+            continue
         if c.get("words") is not None:
             left, right = diff_sides(c["words"])
         elif c["kind"] == "added":
@@ -256,6 +261,11 @@ def render_diff(report: dict[str, Any]) -> str:
         f"<th>{esc(a['slug'])}</th><th>{esc(b['slug'])}</th></tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table>"
     )
+    if len(notation) > NOTATION_SHOWN:
+        body += (
+            f"<p>Notation only ({len(notation)}): "
+            f"{esc(', '.join(notation_labels(notation)))}</p>"
+        )
     return page(f"{a['slug']} → {b['slug']}{scope}", body)
 
 

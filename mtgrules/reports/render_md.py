@@ -144,7 +144,12 @@ def render_diff(report: dict[str, Any]) -> str:
         f"{s['unchanged']} unchanged.",
         "",
     ]
+    from .render_text import NOTATION_SHOWN, notation_labels
+
+    notation = [c for c in report["changes"] if c["kind"] == "notation"]
     for c in report["changes"]:
+        if c["kind"] == "notation" and len(notation) > NOTATION_SHOWN:
+            continue
         if c["kind"] == "moved":
             head = f"`{c['from']}` → `{c['to']}` moved"
         else:
@@ -157,6 +162,8 @@ def render_diff(report: dict[str, Any]) -> str:
             out.append(f"- {head}: ~~{md(c['a_text'])}~~")
         else:
             out.append(f"- {head}")
+    if len(notation) > NOTATION_SHOWN:
+        out += ["", f"Notation only ({len(notation)}): " + ", ".join(notation_labels(notation))]
     return "\n".join(out) + "\n"
 
 

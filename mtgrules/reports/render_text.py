@@ -241,9 +241,12 @@ def render_diff(report: dict[str, Any], colour: bool = False) -> str:
         f"{s['removed']} removed, {s.get('notation', 0)} in notation only, "
         f"{s['unchanged']} unchanged.",
     ]
-    marks = {"changed": "~", "moved": ">", "added": "+", "removed": "-", "notation": "="}
+    marks = {"changed": "~", "moved": ">", "added": "+", "removed": "-"}
+    notation = [c for c in report["changes"] if c["kind"] == "notation"]
     for c in report["changes"]:
-        mark = marks[c["kind"]]
+        if c["kind"] == "notation" and len(notation) > NOTATION_SHOWN:
+            continue
+        mark = marks.get(c["kind"], "=")
         if c["kind"] == "moved":
             head = f"{c['from']} -> {c['to']}  moved"
             if c.get("wording_changed"):
@@ -259,9 +262,21 @@ def render_diff(report: dict[str, Any], colour: bool = False) -> str:
             out.append(wrap(c["b_text"], "    "))
         elif c["kind"] == "removed":
             out.append(wrap(c["a_text"], "    "))
+    if len(notation) > NOTATION_SHOWN:
+        out += ["", bold(f"= notation only ({len(notation)}; --format json has each):", colour)]
+        out.append(wrap(", ".join(notation_labels(notation)), "    "))
     if not report["changes"]:
         out.append("\nNo differences.")
     return "\n".join(out)
+
+
+# A diff between two printings lists hundreds of clauses whose only change is "'" for "’":
+# past this many, they are named in one paragraph instead of shown word by word.
+NOTATION_SHOWN = 10
+
+
+def notation_labels(changes: list[dict[str, Any]]) -> list[str]:
+    return [c["to"] or c["from"] or f"({c['clause_kind']})" for c in changes]
 
 
 def render_trace(report: dict[str, Any], colour: bool = False) -> str:
