@@ -16,7 +16,7 @@ from ..text.identify import identify_language, script_of_text
 from ..text.labels import RULE_REF, parent_of, split_labelled_line
 from .damage import find_damage
 from .dates import find_effective_date
-from .official import glossary_entry
+from .official import EXAMPLE, glossary_entry
 
 # "Regla 107.3 · Números y símbolos": a page about one rule names it in a heading.
 RULE_HEADING = re.compile(
@@ -207,6 +207,11 @@ def parse_scraped(lines: list[str]) -> list[ParsedEdition]:
                 c.refs, c.flags = updated.refs, updated.flags
                 entry.language = _identify(c.raw) or entry.language
                 continue
+        if last_label is not None and EXAMPLE.match(text):
+            # "Example: ..." after a rule belongs to it, as in the official files.
+            clause = Clause("example", text, parent=last_label, refs=refs, flags=flags, line=line)
+            items.append(_Item(clause, language))
+            continue
         if text.endswith(":") and len(text.split()) <= 15:
             items.append(_Item(Clause("heading", text, line=line), None))
             continue
@@ -295,7 +300,7 @@ def _group_editions(items: list[_Item]) -> list[ParsedEdition]:
         if anchored[i]:
             continue
         before, after = prev_any[i], next_any[i]
-        if it.clause.kind == "commentary":
+        if it.clause.kind in ("commentary", "example"):
             same = prev_same[i] if prev_same[i] is not None else next_same[i]
             pick = same if same is not None else (before if before is not None else after)
         elif it.clause.kind == "heading":

@@ -59,9 +59,17 @@ def _identifier():
     return identifier
 
 
+# Mana and tap symbols ({W/U/P}, {T}) and loyalty costs ([-X]) are written in Latin capitals
+# in every language: a Chinese rule listing the hybrid symbols has more of those letters than
+# Han characters. They say nothing of the language, so they are left out.
+_SYMBOLS = re.compile(r"\{[^{}\s]{1,8}\}|\[[+\-\u2212]?[^\[\]\s]{1,3}\]")
+
+
 def identify_language(text: str) -> str | None:
     """BCP 47 tag of ``text`` (en, fr, es, de, it, pt, ru, ja, ko, zh-Hans, zh-Hant, ...), or
     None when there is too little text or the evidence is weak."""
+    if "{" in text or "[" in text:
+        text = _SYMBOLS.sub(" ", text)
     letters, han, kana, hangul = _script_counts(text)
     if letters == 0:
         return None
@@ -107,6 +115,8 @@ def script_of_text(text: str) -> str | None:
     """The writing system most of the letters of ``text`` are in: latin, han, kana (Japanese,
     which mixes kana with Han), hangul, cyrillic, greek...; None for a text with no letters."""
     counts: dict[str, int] = {}
+    if "{" in text or "[" in text:
+        text = _SYMBOLS.sub(" ", text)
     for ch in text[:2000]:
         if not ch.isalpha():
             continue
