@@ -21,7 +21,7 @@ from .errors import InputError, NotRulesError
 from .model import ParsedDocument, ParsedEdition
 from .record import OPTIONAL, Record
 from .sources.decode import decode_any, read_bytes
-from .sources.formats import MARKUP_FORMATS, TEXT
+from .sources.formats import MARKUP_FORMATS, TEXT, sniff_binary
 from .sources.segment import parse_document
 from .store.clauses import insert_clauses
 from .store.models import Clause as StoredClause
@@ -150,10 +150,15 @@ def _not_a_source(path: Path) -> str | None:
             head = fh.read(_SNIFF_BYTES)
     except OSError as exc:
         return f"cannot be read ({exc.strerror})"
-    if head.startswith((b"%PDF-", b"{\\rtf", b"\xd0\xcf\x11\xe0")) or (
-        head.startswith(b"PK\x03\x04") and b"word/" in head
-    ):
-        return None
+    if head.startswith(b"PK\x03\x04"):
+        return None  # a zip (a DOCX?) is read whole: its directory is at its end
+    try:
+        if sniff_binary(head, str(path)) is not None:
+            return None  # a PDF, Word or RTF file, whatever its name
+    except NotRulesError as err:
+        return _reason(err, path)  # "this is a PNG image, not rules text; ..."
+    except InputError:
+        return None  # a damaged rules format: reading it says what is wrong
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
         head = head.decode("utf-16", "replace").encode("utf-8")
     if len(_SNIFF_LABEL.findall(head)) >= 3:
@@ -223,6 +228,7 @@ def ingest_paths(
                 raise
             report.skipped.append(Skipped(str(src.path), _reason(err, src.path)))
             continue
+        date_from_name(doc, src.path)
         known.add(sha256)
         parsed.append((done, doc))
     if not parsed and not outcomes:
@@ -258,6 +264,28 @@ def ingest_paths(
         "files_changed": sum(1 for f in report.files if f.status != "unchanged"),
     }
     return report
+
+
+# "2024-08-02.txt", "cr-en-2026-01-16.pdf": the archive's names are publication dates.
+_NAME_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
+
+
+def date_from_name(doc: ParsedDocument, path: Path) -> None:
+    """An edition carries the effective date its text prints ("These rules are effective as
+    of July 30, 2024"): it is what the rules say of themselves, what every copy of the edition
+    in any format shares, and what the corpus names editions by. The archive's file names are
+    publication dates, which may differ (2024-08-02.txt is effective July 30, 2024;
+    2006-06-01.txt is the text of June 1, 2004). Only a full edition whose text prints no
+    date takes the one in its file name."""
+    m = _NAME_DATE.search(path.name)
+    if m is None:
+        return
+    for edition in doc.editions:
+        if edition.date is None and edition.layout == "official":
+            try:
+                edition.date = dt.date(int(m[1]), int(m[2]), int(m[3]))
+            except ValueError:
+                return
 
 
 def _reason(err: NotRulesError, path: Path) -> str:

@@ -238,15 +238,23 @@ def _smooth_rule_languages(items: list[_Item]) -> None:
             if script_of_text(cur.clause.raw) == script_of_text(prev.clause.raw):
                 cur.language = prev.language
     anchored = [it for it in items if it.clause.kind in ("rule", "glossary")]
-    by_script: dict[str | None, Counter[str]] = {}
+    groups: dict[str | None, list[_Item]] = {}
     for it in anchored:
-        if it.language:
-            by_script.setdefault(script_of_text(it.clause.raw), Counter())[it.language] += 1
-    for it in anchored:
-        if it.language is None:
-            votes = by_script.get(script_of_text(it.clause.raw))
-            if votes:
-                it.language = votes.most_common(1)[0][0]
+        groups.setdefault(script_of_text(it.clause.raw), []).append(it)
+    for members in groups.values():
+        votes = Counter(it.language for it in members if it.language)
+        if sum(votes.values()) * 2 < len(members):
+            # Most lines could not be told apart (short lines, or a language outside the
+            # identifier's set, whose few lines it names at random): the page's text in this
+            # script, taken together, decides for all of them, or nothing does.
+            whole = identify_language(" ".join(it.clause.raw for it in members)[:20000])
+            for it in members:
+                it.language = whole
+            continue
+        best = votes.most_common(1)[0][0]
+        for it in members:
+            if it.language is None:
+                it.language = best
 
 
 def _group_editions(items: list[_Item]) -> list[ParsedEdition]:
