@@ -21,7 +21,7 @@ from .errors import InputError, NotRulesError
 from .model import ParsedDocument, ParsedEdition
 from .record import OPTIONAL, Record
 from .sources.decode import decode_any, read_bytes
-from .sources.formats import MARKUP_FORMATS, TEXT, sniff_binary
+from .sources.formats import MARKUP_FORMATS, TEXT, detect_format, sniff_binary
 from .sources.segment import parse_document
 from .store.clauses import insert_clauses
 from .store.models import Clause as StoredClause
@@ -212,7 +212,9 @@ def ingest_paths(
                 on_file(src.path, done, len(sources))
             sha256 = hashlib.sha256(data).hexdigest()
             if sha256 in known:
-                outcomes[done] = FileOutcome(str(src.path), sha256, "unchanged")
+                outcomes[done] = FileOutcome(
+                    str(src.path), sha256, "unchanged", format=detect_format(data, str(src.path))
+                )
                 continue
             decoded = decode_any(data, str(src.path), sha256=sha256)
             del data

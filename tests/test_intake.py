@@ -580,3 +580,27 @@ def test_decode_any_keeps_the_sha256_of_the_original_bytes():
     data = dokuwiki_page().encode("utf-8")
     decoded = decode_any(data, "page")
     assert decoded.sha256 == hashlib.sha256(data).hexdigest() and decoded.size == len(data)
+
+
+def test_a_language_without_termbase_aligns_from_labels_numbers_and_says_so(tmp_path: Path):
+    """Korean: no termbase column, no cognates, and spaCy has no blank Korean pipeline
+    without mecab-ko (the aligner falls back to its multi-language tokenizer)."""
+    from mtgrules.align.features import tokenize
+    from mtgrules.termbase import find_terms
+
+    assert find_terms(KOREAN_107_3[1][1], "ko") == {}
+    assert "주문이나" in tokenize(KOREAN_107_3[1][1], "ko")
+    page = tmp_path / "ko-107.md"
+    page.write_text(korean_markdown_page(), encoding="utf-8")
+    db = tmp_path / "s.sqlite"
+    assert run_cli("ingest", str(page), str(EXTRA / "cr-en-2026-01-16.txt"), db=db).returncode == 0
+    result = run_cli("drift", "107.3", "--format", "json", db=db)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    ko = next(e["id"] for e in report["editions"] if e["language"] == "ko")
+    # Its four rules pair with the English ones by label, and it lacks the rest of 107.3.
+    assert "107.3a" not in report["missing"][str(ko)]
+    assert "107.3d" in report["missing"][str(ko)]
+    assert any(n.startswith("ko: no termbase column") for n in report["notes"])
+    text = run_cli("drift", "107.3", db=db).stdout
+    assert "Note: ko: no termbase column" in text

@@ -47,6 +47,10 @@ def _slug(e: dict[str, Any]) -> str:
     return e.get("slug") or str(e["id"])
 
 
+def _notes(report: dict[str, Any]) -> list[str]:
+    return ["", *(f"Note: {n}" for n in report["notes"])] if report.get("notes") else []
+
+
 def render_rule_drift(report: dict[str, Any], colour: bool = False) -> str:
     rule, ref = report["rule"], str(report["reference"])
     eds = _editions(report)
@@ -116,6 +120,7 @@ def render_rule_drift(report: dict[str, Any], colour: bool = False) -> str:
         f"{s['editions_lacking']} edition(s) lack {s['clauses_missing']} clauses in all; "
         f"{s['renumbered']} renumberings; checks: {s['errors']} errors, {s['warnings']} warnings."
     )
+    out += _notes(report)
     return "\n".join(out)
 
 
@@ -166,6 +171,7 @@ def render_edition_drift(report: dict[str, Any], colour: bool = False) -> str:
         out.append("  " + ", ".join(f"its {r['from']} is {r['to']}" for r in report["renumbered"]))
     eds = {str(e["id"]): e}
     out += _checks_block(report["checks"], eds, colour)
+    out += _notes(report)
     return "\n".join(out)
 
 
