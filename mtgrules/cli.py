@@ -105,8 +105,8 @@ pass_app = click.make_pass_decorator(AppContext)
 def cli(ctx: click.Context, db: str | None) -> None:
     """Corpus, aligner and diff tool for the Magic: The Gathering Comprehensive Rules.
 
-    Ingest editions in English, French, Spanish and Chinese, then compare, align and
-    search them. Start with: mtgrules show 107.3
+    Ingest editions in any language and format (text, PDF, Word, RTF, web and wiki pages),
+    then compare, align and search them. Start with: mtgrules show 107.3
     """
     ctx.obj = AppContext(db)
 
