@@ -31,6 +31,19 @@ def _looks_binary(data: bytes) -> bool:
 
 def decode_bytes(data: bytes, where: str) -> DecodedText:
     """Decode ``data`` (read from ``where``, used in messages) or raise InputError."""
+    text, encoding = decode_text(data, where)
+    return DecodedText(
+        text=text,
+        encoding=encoding,
+        newline=describe_newlines(text),
+        sha256=hashlib.sha256(data).hexdigest(),
+        size=len(data),
+    )
+
+
+def decode_text(data: bytes, where: str) -> tuple[str, str]:
+    """(text, encoding name) of ``data``, or InputError: the decoding alone, which the page
+    reader (sources/markup.py) shares."""
     if not data.strip():
         raise NotRulesError(f"{where}: the file is empty; give a file that holds rules text.")
     text: str | None = None
@@ -74,13 +87,7 @@ def decode_bytes(data: bytes, where: str) -> DecodedText:
         raise NotRulesError(
             f"{where}: the file holds only whitespace; give a file with rules text."
         )
-    return DecodedText(
-        text=text,
-        encoding=encoding,
-        newline=describe_newlines(text),
-        sha256=hashlib.sha256(data).hexdigest(),
-        size=len(data),
-    )
+    return text, encoding
 
 
 def describe_newlines(text: str) -> str:

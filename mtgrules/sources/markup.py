@@ -25,7 +25,7 @@ from collections import Counter
 from html.parser import HTMLParser
 
 from ..errors import NotRulesError
-from .decode import decode_bytes
+from .decode import decode_text
 from .formats import DOKUWIKI, HTML, MARKDOWN, MEDIAWIKI, TEXT, Extracted, check_text_size
 
 # --- decoding ----------------------------------------------------------------------------
@@ -50,8 +50,7 @@ def decode_page(data: bytes, where: str) -> tuple[str, str]:
                 return data.decode(name), name
             except (LookupError, UnicodeDecodeError):
                 pass  # a wrong declaration: fall back to what the bytes say
-    decoded = decode_bytes(data, where)
-    return decoded.text, decoded.encoding
+    return decode_text(data, where)
 
 
 # --- detection ---------------------------------------------------------------------------
