@@ -31,7 +31,11 @@ DEFAULT = Path(os.environ.get("MTGRULES_ARCHIVE", ROOT.parent / "shared" / "cr-a
 
 
 def _decode(data: bytes) -> str:
-    for bom, codec in ((b"\xef\xbb\xbf", "utf-8-sig"), (b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16")):
+    for bom, codec in (
+        (b"\xef\xbb\xbf", "utf-8-sig"),
+        (b"\xff\xfe", "utf-16"),
+        (b"\xfe\xff", "utf-16"),
+    ):
         if data.startswith(bom):
             return data.decode(codec)
     try:
@@ -73,7 +77,9 @@ def main() -> None:
         chars = sum(len(_decode(p.read_bytes())) for p in files)
         base = sqlite3.connect(Path(tmp) / "baseline.sqlite")
         base.execute("PRAGMA journal_mode=WAL")
-        base.execute("CREATE TABLE clause (id INTEGER PRIMARY KEY, position INT, raw TEXT, norm TEXT)")
+        base.execute(
+            "CREATE TABLE clause (id INTEGER PRIMARY KEY, position INT, raw TEXT, norm TEXT)"
+        )
         with base:
             base.executemany(
                 "INSERT INTO clause (position, raw, norm) VALUES (?, ?, ?)",
@@ -86,8 +92,12 @@ def main() -> None:
         f"archive: {len(files)} files, {size / 1e6:.1f} MB ({chars / 1e6:.1f} M characters); "
         f"{report['editions_added']} editions, {report['clauses_added']:,} clauses"
     )
-    print(f"mtgrules ingest (whole command, child):  {ingest_s:6.2f} s wall, {cpu_s:6.2f} s CPU   (target <= 30 s)")
-    print(f"peak memory of the ingest (max RSS):     {peak_mb:6.0f} MB              (target <= 1000 MB)")
+    print(
+        f"mtgrules ingest (whole command, child):  {ingest_s:6.2f} s wall, {cpu_s:6.2f} s CPU   (target <= 30 s)"
+    )
+    print(
+        f"peak memory of the ingest (max RSS):     {peak_mb:6.0f} MB              (target <= 1000 MB)"
+    )
     print(f"baseline: decode + plain sqlite3 rows:   {baseline_s:6.2f} s")
     print(f"ratio ingest / baseline: {ingest_s / baseline_s:.1f}x")
     print("(plain ingest: alignment at ingest is not measured here)")
