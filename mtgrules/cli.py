@@ -105,8 +105,8 @@ pass_app = click.make_pass_decorator(AppContext)
 def cli(ctx: click.Context, db: str | None) -> None:
     """Corpus, aligner and diff tool for the Magic: The Gathering Comprehensive Rules.
 
-    Ingest editions in English, French, Spanish and Chinese, then compare, align and
-    search them. Start with: mtgrules show 107.3
+    Ingest editions in any language and format (text, PDF, Word, RTF, web and wiki pages),
+    then compare, align and search them. Start with: mtgrules show 107.3
     """
     ctx.obj = AppContext(db)
 
@@ -120,16 +120,28 @@ def _as_of_option(f):
 @cli.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.option(
+    "--lang",
+    "language",
+    metavar="TAG",
+    help="The language of the rules in these files (BCP 47: de, pt-BR, zh-Hant...), "
+    "instead of detecting it.",
+)
 @pass_app
-def ingest(app: AppContext, paths: tuple[Path, ...], as_json: bool) -> None:
+def ingest(app: AppContext, paths: tuple[Path, ...], as_json: bool, language: str | None) -> None:
     """Parse rules files or folders (default: the bundled corpus/) into the store.
 
-    Every ingest that changes something is one revision, written in one transaction:
-    on any error the store is left as it was. Unchanged files are skipped.
+    Plain text, PDF (with a text layer), DOCX, Word .doc, RTF, HTML, Markdown and wiki
+    pages, in any language; the format is read from the content. Files in a folder that
+    hold no rules are skipped with a note. Every ingest that changes something is one
+    revision, written in one transaction: on any error the store is left as it was.
+    Unchanged files are skipped.
     """
     from .ingest import BUNDLED_CORPUS, ingest_paths
     from .render import table, to_json
+    from .sources.segment import language_tag
 
+    tag = language_tag(language) if language is not None else None
     targets = list(paths) or [BUNDLED_CORPUS]
     show_progress = sys.stderr.isatty() and not as_json
     bars: list = []
@@ -142,15 +154,23 @@ def ingest(app: AppContext, paths: tuple[Path, ...], as_json: bool) -> None:
 
     try:
         with app.session() as s:
-            report = ingest_paths(s, targets, on_file=tick if show_progress else None)
+            report = ingest_paths(s, targets, on_file=tick if show_progress else None, language=tag)
     finally:
         if bars:
             bars[0].__exit__(None, None, None)
     if as_json:
         click.echo(to_json(report.as_json()))
         return
-    rows = [(Path(f.path).name, f.status, f.editions or "", f.clauses or "") for f in report.files]
-    click.echo(table(["file", "status", "editions", "clauses"], rows))
+    rows = [
+        (Path(f.path).name, f.format, f.status, f.editions or "", f.clauses or "")
+        for f in report.files
+    ]
+    click.echo(table(["file", "format", "status", "editions", "clauses"], rows))
+    for f in report.files:
+        if f.note:
+            click.echo(f"{Path(f.path).name}: {f.note}")
+    for skipped in report.skipped:
+        click.echo(f"skipped {skipped.path}: {skipped.reason}")
     if report.changed:
         flag_text = ", ".join(f"{k} {v}" for k, v in sorted(report.damage.items())) or "none"
         click.echo(

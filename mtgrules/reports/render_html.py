@@ -340,8 +340,13 @@ def render_update(report: dict[str, Any]) -> str:
 
 def render_diff(report: dict[str, Any]) -> str:
     a, b, s = report["a"], report["b"], report["summary"]
+    from .render_text import NOTATION_SHOWN, notation_labels
+
     rows = []
+    notation = [c for c in report["changes"] if c["kind"] == "notation"]
     for c in report["changes"]:
+        if c["kind"] == "notation" and len(notation) > NOTATION_SHOWN:
+            continue
         if c.get("words") is not None:
             left, right = diff_sides(c["words"])
         elif c["kind"] == "added":
@@ -356,11 +361,17 @@ def render_diff(report: dict[str, Any]) -> str:
     scope = f", rule {report['rule']}" if report.get("rule") else ""
     body = (
         f"<p>{esc(s['changed'])} reworded, {esc(s['moved'])} moved, {esc(s['added'])} added, "
-        f"{esc(s['removed'])} removed, {esc(s['unchanged'])} unchanged.</p>"
+        f"{esc(s['removed'])} removed, {esc(s.get('notation', 0))} in notation only, "
+        f"{esc(s['unchanged'])} unchanged.</p>"
         '<table class="sbs" id="diff"><thead><tr><th style="width:7em">change</th>'
         f"<th>{esc(a['slug'])}</th><th>{esc(b['slug'])}</th></tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table>"
     )
+    if len(notation) > NOTATION_SHOWN:
+        body += (
+            f"<p>Notation only ({len(notation)}): "
+            f"{esc(', '.join(notation_labels(notation)))}</p>"
+        )
     return page(f"{a['slug']} → {b['slug']}{scope}", body)
 
 

@@ -227,15 +227,21 @@ def render_diff(report: dict[str, Any]) -> str:
         f"# {md(a['slug'])} → {md(b['slug'])}{scope}",
         "",
         f"{s['changed']} reworded, {s['moved']} moved, {s['added']} added, "
-        f"{s['removed']} removed, {s['unchanged']} unchanged.",
+        f"{s['removed']} removed, {s.get('notation', 0)} in notation only, "
+        f"{s['unchanged']} unchanged.",
         "",
     ]
+    from .render_text import NOTATION_SHOWN, notation_labels
+
+    notation = [c for c in report["changes"] if c["kind"] == "notation"]
     for c in report["changes"]:
+        if c["kind"] == "notation" and len(notation) > NOTATION_SHOWN:
+            continue
         if c["kind"] == "moved":
             head = f"`{c['from']}` → `{c['to']}` moved"
         else:
             head = f"`{c['to'] or c['from']}` {'reworded' if c['kind'] == 'changed' else c['kind']}"
-        if c.get("wording_changed"):
+        if c.get("wording_changed") or c["kind"] == "notation":
             out.append(f"- {head}: {marked(c['words'])}")
         elif c["kind"] == "added":
             out.append(f"- {head}: **{md(c['b_text'])}**")
@@ -243,6 +249,8 @@ def render_diff(report: dict[str, Any]) -> str:
             out.append(f"- {head}: ~~{md(c['a_text'])}~~")
         else:
             out.append(f"- {head}")
+    if len(notation) > NOTATION_SHOWN:
+        out += ["", f"Notation only ({len(notation)}): " + ", ".join(notation_labels(notation))]
     return "\n".join(out) + "\n"
 
 

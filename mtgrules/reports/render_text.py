@@ -48,6 +48,10 @@ def _slug(e: dict[str, Any]) -> str:
     return e.get("slug") or str(e["id"])
 
 
+def _notes(report: dict[str, Any]) -> list[str]:
+    return ["", *(f"Note: {n}" for n in report["notes"])] if report.get("notes") else []
+
+
 def render_rule_drift(report: dict[str, Any], colour: bool = False) -> str:
     rule, ref = report["rule"], str(report["reference"])
     eds = _editions(report)
@@ -117,6 +121,7 @@ def render_rule_drift(report: dict[str, Any], colour: bool = False) -> str:
         f"{s['editions_lacking']} edition(s) lack {s['clauses_missing']} clauses in all; "
         f"{s['renumbered']} renumberings; checks: {s['errors']} errors, {s['warnings']} warnings."
     )
+    out += _notes(report)
     return "\n".join(out)
 
 
@@ -167,6 +172,7 @@ def render_edition_drift(report: dict[str, Any], colour: bool = False) -> str:
         out.append("  " + ", ".join(f"its {r['from']} is {r['to']}" for r in report["renumbered"]))
     eds = {str(e["id"]): e}
     out += _checks_block(report["checks"], eds, colour)
+    out += _notes(report)
     return "\n".join(out)
 
 
@@ -233,11 +239,15 @@ def render_diff(report: dict[str, Any], colour: bool = False) -> str:
     out = [
         bold(f"{a['slug']} -> {b['slug']}{scope}", colour),
         f"{s['changed']} reworded, {s['moved']} moved, {s['added']} added, "
-        f"{s['removed']} removed, {s['unchanged']} unchanged.",
+        f"{s['removed']} removed, {s.get('notation', 0)} in notation only, "
+        f"{s['unchanged']} unchanged.",
     ]
     marks = {"changed": "~", "moved": ">", "added": "+", "removed": "-"}
+    notation = [c for c in report["changes"] if c["kind"] == "notation"]
     for c in report["changes"]:
-        mark = marks[c["kind"]]
+        if c["kind"] == "notation" and len(notation) > NOTATION_SHOWN:
+            continue
+        mark = marks.get(c["kind"], "=")
         if c["kind"] == "moved":
             head = f"{c['from']} -> {c['to']}  moved"
             if c.get("wording_changed"):
@@ -247,15 +257,27 @@ def render_diff(report: dict[str, Any], colour: bool = False) -> str:
             head = f"{label}  {'reworded' if c['kind'] == 'changed' else c['kind']}"
         out.append("")
         out.append(bold(f"{mark} {head}", colour))
-        if c.get("words") is not None and c.get("wording_changed"):
+        if c.get("words") is not None and (c.get("wording_changed") or c["kind"] == "notation"):
             out.append(wrap(marked(c["words"], colour), "    "))
         elif c["kind"] == "added":
             out.append(wrap(c["b_text"], "    "))
         elif c["kind"] == "removed":
             out.append(wrap(c["a_text"], "    "))
+    if len(notation) > NOTATION_SHOWN:
+        out += ["", bold(f"= notation only ({len(notation)}; --format json has each):", colour)]
+        out.append(wrap(", ".join(notation_labels(notation)), "    "))
     if not report["changes"]:
         out.append("\nNo differences.")
     return "\n".join(out)
+
+
+# A diff between two printings lists hundreds of clauses whose only change is "'" for "’":
+# past this many, they are named in one paragraph instead of shown word by word.
+NOTATION_SHOWN = 10
+
+
+def notation_labels(changes: list[dict[str, Any]]) -> list[str]:
+    return [c["to"] or c["from"] or f"({c['clause_kind']})" for c in changes]
 
 
 def render_trace(report: dict[str, Any], colour: bool = False) -> str:

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from io import BytesIO
 from pathlib import Path
 
-from ..errors import InputError
+from ..errors import InputError, NotRulesError
 from .decode import MAX_BYTES
 
 TEXT = "text"
@@ -136,7 +136,7 @@ def sniff_binary(data: bytes, where: str) -> str | None:
     if data.startswith(_OLE2):
         if _WORD_STREAM in data:
             return DOC
-        raise InputError(
+        raise NotRulesError(
             f"{where}: an OLE2 (old Microsoft Office) file with no Word document in it, such as "
             "an Excel or PowerPoint file; give the rules as text, PDF, DOCX or Word .doc."
         )
@@ -155,9 +155,9 @@ def sniff_binary(data: bytes, where: str) -> str | None:
                 if "image" in what
                 else (_ARCHIVE_HINT if "archive" in what else "give a file of rules text")
             )
-            raise InputError(f"{where}: this is {what}, not rules text; {hint}.")
+            raise NotRulesError(f"{where}: this is {what}, not rules text; {hint}.")
     if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
-        raise InputError(f"{where}: this is a WebP image, not rules text; {_IMAGE_HINT}.")
+        raise NotRulesError(f"{where}: this is a WebP image, not rules text; {_IMAGE_HINT}.")
     return None
 
 
@@ -238,11 +238,11 @@ def _sniff_zip(data: bytes, where: str) -> str:
             f"{where}: an OpenDocument file (LibreOffice); save it as DOCX or PDF and try again."
         )
     if b"spreadsheetml" in content_types or b"presentationml" in content_types:
-        raise InputError(
+        raise NotRulesError(
             f"{where}: an Excel or PowerPoint file, not a Word document; give the rules as text, "
             "PDF, DOCX or Word .doc."
         )
-    raise InputError(f"{where}: a zip archive that is not a Word document; {_ARCHIVE_HINT}.")
+    raise NotRulesError(f"{where}: a zip archive that is not a Word document; {_ARCHIVE_HINT}.")
 
 
 def detect_format(data: bytes, where: str = "input") -> str:
@@ -273,7 +273,7 @@ def check_rules_like(extracted: Extracted, where: str) -> None:
         return
     labelled = sum(1 for p in paragraphs if split_labelled_line(p))
     if labelled < MIN_LABELS:
-        raise InputError(
+        raise NotRulesError(
             f"{where}: {len(paragraphs):,} paragraphs of {extracted.format.upper()} text with "
             f"{labelled} numbered rules (such as '107.3a') among them; this is not the "
             "Comprehensive Rules. Give the rules, or a glossary on its own."
@@ -283,7 +283,7 @@ def check_rules_like(extracted: Extracted, where: str) -> None:
 def extract_bytes(data: bytes, where: str) -> Extracted:
     """Turn a file's bytes into plain rules text, whatever its format. InputError on bad input."""
     if not data.strip():
-        raise InputError(f"{where}: the file is empty; give a file that holds rules text.")
+        raise NotRulesError(f"{where}: the file is empty; give a file that holds rules text.")
     kind = sniff_binary(data, where)
     if kind is None:
         from .markup import extract_page

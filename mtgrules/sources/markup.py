@@ -24,8 +24,8 @@ import re
 from collections import Counter
 from html.parser import HTMLParser
 
-from ..errors import InputError
-from .decode import decode_bytes
+from ..errors import NotRulesError
+from .decode import decode_text
 from .formats import DOKUWIKI, HTML, MARKDOWN, MEDIAWIKI, TEXT, Extracted, check_text_size
 
 # --- decoding ----------------------------------------------------------------------------
@@ -50,8 +50,7 @@ def decode_page(data: bytes, where: str) -> tuple[str, str]:
                 return data.decode(name), name
             except (LookupError, UnicodeDecodeError):
                 pass  # a wrong declaration: fall back to what the bytes say
-    decoded = decode_bytes(data, where)
-    return decoded.text, decoded.encoding
+    return decode_text(data, where)
 
 
 # --- detection ---------------------------------------------------------------------------
@@ -150,8 +149,9 @@ _MD_BULLET = re.compile(r"^\s*[-*+]\s+")
 _MD_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
 _MD_IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
 _MD_INLINE_LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
-_MD_REF_LINK = re.compile(r"\[([^\]]+)\]\[[^\]]*\]")
-_MD_LINK_DEF = re.compile(r"^\s{0,3}\[[^\]]+\]:\s+\S+")
+_MD_REF_LINK = re.compile(r"\[([^\]]+)\]\[([^\]]*)\]")
+_MD_LINK_DEF = re.compile(r"^\s{0,3}\[([^\]]+)\]:\s+\S+")
+_MD_LINK_DEFS = re.compile(_MD_LINK_DEF.pattern, re.M)
 _MD_AUTOLINK = re.compile(r"<((?:https?|ftp|mailto):[^>\s]+)>")
 _MD_CODE = re.compile(r"`+([^`]+)`+")
 _MD_BOLD = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
@@ -163,6 +163,9 @@ _MD_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*
 
 def _markdown_lines(source: str) -> list[tuple[int, str]]:
     out: list[tuple[int, str]] = []
+    # "[text][ref]" is a link only where the page defines "[ref]: url"; the rules write
+    # "[-X]", "[P/T]" and "{Level N1-N2} [Abilities] [P/T]" in brackets of their own.
+    defined = {m[1].strip().casefold() for m in _MD_LINK_DEFS.finditer(source)}
     in_fence = False
     for n, line in enumerate(source.splitlines(), start=1):
         if _MD_FENCE.match(line):
@@ -182,11 +185,11 @@ def _markdown_lines(source: str) -> list[tuple[int, str]]:
         if len(pieces) > 1 and not pieces[-1].strip():
             pieces.pop()
         for piece in pieces:
-            out.append((n, _markdown_inline(piece)))
+            out.append((n, _markdown_inline(piece, defined)))
     return out
 
 
-def _markdown_inline(line: str) -> str:
+def _markdown_inline(line: str, defined: set[str] | frozenset[str] = frozenset()) -> str:
     m = _MD_ATX.match(line)
     text = m[1] if m else line
     text = _MD_QUOTE.sub("", text)
@@ -197,7 +200,9 @@ def _markdown_inline(line: str) -> str:
     text = _strip_tags(text)
     text = _MD_IMAGE.sub(r"\1", text)
     text = _MD_INLINE_LINK.sub(r"\1", text)
-    text = _MD_REF_LINK.sub(r"\1", text)
+    text = _MD_REF_LINK.sub(
+        lambda m: m[1] if (m[2] or m[1]).strip().casefold() in defined else m[0], text
+    )
     text = _MD_CODE.sub(r"\1", text)
     # Escaped characters are set aside first so that "\*" never closes an emphasis.
     escaped: list[str] = []
@@ -381,7 +386,9 @@ def extract_page(data: bytes, where: str) -> Extracted:
     """Plain text, HTML, Markdown or wiki source to parse lines."""
     text, encoding = decode_page(data, where)
     if not text.strip():
-        raise InputError(f"{where}: the file holds only whitespace; give a file with rules text.")
+        raise NotRulesError(
+            f"{where}: the file holds only whitespace; give a file with rules text."
+        )
     kind = sniff_markup(text)
     if kind == TEXT:
         return Extracted(format=TEXT, text=text, encoding=encoding)

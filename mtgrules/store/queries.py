@@ -133,6 +133,36 @@ def find_edition(infos: list[EditionInfo], key: str) -> EditionInfo:
     )
 
 
+def find_edition_or_version(session: Session, infos: list[EditionInfo], key: str) -> EditionInfo:
+    """``find_edition``, and also an earlier version (superseded) of an edition by its id."""
+    try:
+        return find_edition(infos, key)
+    except NotFoundError:
+        if not key.strip().isdigit():
+            raise
+    row = session.execute(
+        select(Edition, Document.name)
+        .join(Document, Edition.document_id == Document.id)
+        .where(Edition.id == int(key))
+    ).first()
+    if row is None:
+        raise NotFoundError(f"no edition '{key}' in the store; list them with: mtgrules editions")
+    edition, name = row
+    base = f"{edition.language}-{edition.date.isoformat() if edition.date else name}"
+    return EditionInfo(
+        id=edition.id,
+        slug=f"{base}-{edition.id}",
+        language=edition.language,
+        kind=edition.kind,
+        date=edition.date.isoformat() if edition.date else None,
+        source=name,
+        sources=[name],
+        clauses=edition.clause_count,
+        rules=edition.rule_count,
+        revision=edition.revision_id,
+    )
+
+
 def filter_editions(
     infos: list[EditionInfo], *, language: str | None = None, edition: str | None = None
 ) -> list[EditionInfo]:
