@@ -184,13 +184,18 @@ def score(report: dict, gold: dict, *, control: bool, n_glossary: dict[str, str]
     # The update report's own statuses, when it has them.
     if not control and "changed" in report:
         truth_changed = {c["label"] for c in gold["changed"]}
-        rep_changed = {c["label"] for c in report["changed"]}
+        # Rules only: the truth is built over rules (examples and glossary entries have no label).
+        rep_changed = {c["label"] for c in report["changed"] if c.get("kind", "rule") == "rule"}
         p, r, fp, fn = pr(rep_changed, truth_changed, uncertain_n)
         sc.extra["changed P/R"] = f"{p:.3f}/{r:.3f}"
         sc.errors["changed: reported, not in truth"] = sorted(fp)
         sc.errors["changed: in truth, not reported"] = sorted(fn)
     if not control and "removed" in report:
-        rep_removed = {r["label"] if isinstance(r, dict) else r for r in report["removed"]}
+        rep_removed = {
+            r["label"] if isinstance(r, dict) else r
+            for r in report["removed"]
+            if not isinstance(r, dict) or r.get("kind", "rule") == "rule"
+        }
         p, r, fp, fn = pr(rep_removed, set(gold["removed"]), uncertain_s)
         sc.extra["removed P/R"] = f"{p:.3f}/{r:.3f}"
         sc.errors["removed: reported, not in truth"] = sorted(fp)

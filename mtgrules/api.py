@@ -192,6 +192,21 @@ class Store:
             lambda s: edition_drift(s, edition, reference=reference, as_of=as_of)
         )
 
+    def update(
+        self,
+        translation: str,
+        *,
+        to: str | None = None,
+        source: str | None = None,
+        as_of: int | None = None,
+    ):
+        """What a translation must change to follow English ``to`` (UpdateReport)."""
+        from .reports.update import update_report
+
+        return self._write(
+            lambda s: update_report(s, translation, to=to, source=source, as_of=as_of)
+        )
+
     def diff(self, a: str, b: str, *, rule: str | None = None, as_of: int | None = None):
         """Word-level differences from edition ``a`` to ``b`` of one language (DiffReport)."""
         from .reports.diff import edition_diff

@@ -126,8 +126,8 @@ pass_app = click.make_pass_decorator(AppContext)
 def cli(ctx: click.Context, db: str | None) -> None:
     """Corpus, aligner and diff tool for the Magic: The Gathering Comprehensive Rules.
 
-    Ingest editions in English, French, Spanish and Chinese, then compare, align and
-    search them. Start with: mtgrules show 107.3
+    Ingest editions in any language and format (text, PDF, Word, RTF, web and wiki pages),
+    then compare, align and search them. Start with: mtgrules show 107.3
     """
     ctx.obj = AppContext(db)
 
@@ -141,16 +141,28 @@ def _as_of_option(f):
 @cli.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.option(
+    "--lang",
+    "language",
+    metavar="TAG",
+    help="The language of the rules in these files (BCP 47: de, pt-BR, zh-Hant...), "
+    "instead of detecting it.",
+)
 @pass_app
-def ingest(app: AppContext, paths: tuple[Path, ...], as_json: bool) -> None:
+def ingest(app: AppContext, paths: tuple[Path, ...], as_json: bool, language: str | None) -> None:
     """Parse rules files or folders (default: the bundled corpus/) into the store.
 
-    Every ingest that changes something is one revision, written in one transaction:
-    on any error the store is left as it was. Unchanged files are skipped.
+    Plain text, PDF (with a text layer), DOCX, Word .doc, RTF, HTML, Markdown and wiki
+    pages, in any language; the format is read from the content. Files in a folder that
+    hold no rules are skipped with a note. Every ingest that changes something is one
+    revision, written in one transaction: on any error the store is left as it was.
+    Unchanged files are skipped.
     """
     from .ingest import BUNDLED_CORPUS, ingest_paths
     from .render import table, to_json
+    from .sources.segment import language_tag
 
+    tag = language_tag(language) if language is not None else None
     targets = list(paths) or [BUNDLED_CORPUS]
     show_progress = sys.stderr.isatty() and not as_json
     bars: list = []
@@ -163,15 +175,23 @@ def ingest(app: AppContext, paths: tuple[Path, ...], as_json: bool) -> None:
 
     try:
         with app.session() as s:
-            report = ingest_paths(s, targets, on_file=tick if show_progress else None)
+            report = ingest_paths(s, targets, on_file=tick if show_progress else None, language=tag)
     finally:
         if bars:
             bars[0].__exit__(None, None, None)
     if as_json:
         click.echo(to_json(report.as_json()))
         return
-    rows = [(Path(f.path).name, f.status, f.editions or "", f.clauses or "") for f in report.files]
-    click.echo(table(["file", "status", "editions", "clauses"], rows))
+    rows = [
+        (Path(f.path).name, f.format, f.status, f.editions or "", f.clauses or "")
+        for f in report.files
+    ]
+    click.echo(table(["file", "format", "status", "editions", "clauses"], rows))
+    for f in report.files:
+        if f.note:
+            click.echo(f"{Path(f.path).name}: {f.note}")
+    for skipped in report.skipped:
+        click.echo(f"skipped {skipped.path}: {skipped.reason}")
     if report.changed:
         flag_text = ", ".join(f"{k} {v}" for k, v in sorted(report.damage.items())) or "none"
         click.echo(
@@ -354,6 +374,15 @@ def _exit_code_option(f):
     )(f)
 
 
+def _write_file(path: Path, text: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        from .errors import InputError
+
+        raise InputError(f"cannot write {path}: {exc.strerror}; choose another -o path") from exc
+
+
 def _emit(kind: str, report, fmt: str, output: Path | None) -> None:
     from .render import use_colour
     from .reports import render_report
@@ -362,12 +391,7 @@ def _emit(kind: str, report, fmt: str, output: Path | None) -> None:
     if output is None:
         click.echo(text)
         return
-    try:
-        output.write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
-    except OSError as exc:
-        from .errors import InputError
-
-        raise InputError(f"cannot write {output}: {exc.strerror}; choose another -o path") from exc
+    _write_file(output, text if text.endswith("\n") else text + "\n")
     click.echo(f"Wrote {output}", err=True)
 
 
@@ -426,6 +450,51 @@ def drift(
             report = edition_drift(s, edition, reference=reference, as_of=as_of)
         kind = "edition_drift"
     _emit(kind, report, fmt, output)
+    if exit_code and report.has_differences():
+        sys.exit(1)
+
+
+@cli.command()
+@click.argument("translation")
+@click.option(
+    "--to",
+    "target",
+    metavar="N",
+    help="The English edition to bring the translation up to. Default: the newest.",
+)
+@click.option(
+    "--source",
+    metavar="S",
+    help="The English edition the translation was made from, if the store cannot tell "
+    "(default: its own English, the English of its date, else the one it fits best).",
+)
+@_report_options
+@_exit_code_option
+@_as_of_option
+@pass_app
+def update(
+    app: AppContext,
+    translation: str,
+    target: str | None,
+    source: str | None,
+    fmt: str,
+    output: Path | None,
+    exit_code: bool,
+    as_of: int | None,
+) -> None:
+    """What a translation must change to follow a newer English edition.
+
+    The translation is compared with the English it was made from, and that English with
+    the newer one: each clause of the newer English is unchanged, changed (with the word
+    diff beside the current translation), new, or renumbered; dropped clauses are removed.
+    Example: mtgrules update zh-Hans-2022-06-10 --to en-2026-01-16 --format html -o update.html
+    """
+    from .reports.update import update_report
+
+    app.ensure_data()
+    with app.session() as s:
+        report = update_report(s, translation, to=target, source=source, as_of=as_of)
+    _emit("update", report, fmt, output)
     if exit_code and report.has_differences():
         sys.exit(1)
 
@@ -524,15 +593,68 @@ def export_tmx(
     if output is None:
         click.echo(text, nl=False)
     else:
-        try:
-            output.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            from .errors import InputError
-
-            raise InputError(
-                f"cannot write {output}: {exc.strerror}; choose another -o path"
-            ) from exc
+        _write_file(output, text)
         click.echo(f"Wrote {info['units']} translation units to {output}", err=True)
+
+
+@export.command("xliff")
+@click.argument("translation")
+@click.option(
+    "--to", "target", metavar="N", help="The English edition to update to (default: newest)."
+)
+@click.option("--source", metavar="S", help="The English the translation was made from, if needed.")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Write the XLIFF to this file (default: the terminal); the TMX goes beside it.",
+)
+@click.option(
+    "--tmx",
+    "tmx_path",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Where to write the unchanged pairs as TMX (default: -o with .tmx).",
+)
+@_as_of_option
+@pass_app
+def export_xliff(
+    app: AppContext,
+    translation: str,
+    target: str | None,
+    source: str | None,
+    output: Path | None,
+    tmx_path: Path | None,
+    as_of: int | None,
+) -> None:
+    """The update job for a CAT tool: XLIFF 1.2 with one unit per new or changed clause,
+    and the unchanged pairs as a TMX translation memory.
+
+    Example: mtgrules export xliff zh-Hans-2022-06-10 --to en-2026-01-16 -o job.xlf
+    """
+    from .reports.update import update_report
+    from .reports.xliff import unchanged_memory, write_xliff
+
+    app.ensure_data()
+    with app.session() as s:
+        report = update_report(s, translation, to=target, source=source, as_of=as_of)
+    xliff = write_xliff(report)
+    memory, pairs = unchanged_memory(report)
+    if tmx_path is None and output is not None:
+        tmx_path = output.with_suffix(".tmx")
+    if output is None:
+        click.echo(xliff, nl=False)
+    else:
+        _write_file(output, xliff)
+    if tmx_path is not None:
+        _write_file(tmx_path, memory)
+    counts = report.counts()
+    where = f" to {output}" if output else ""
+    memo = f"; {pairs} unchanged pairs to {tmx_path}" if tmx_path else ""
+    click.echo(
+        f"Wrote {counts['new'] + counts['changed']} units ({counts['new']} new, "
+        f"{counts['changed']} to review){where}{memo}",
+        err=True,
+    )
 
 
 # --- search commands ---

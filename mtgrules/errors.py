@@ -13,6 +13,11 @@ class InputError(MtgRulesError):
     exit_code = 2
 
 
+class NotRulesError(InputError):
+    """A readable file that holds no rules: an image, an archive, a README, a manifest.
+    Named on the command line it is an error; met in a folder it is skipped with a note."""
+
+
 class QueryError(MtgRulesError):
     """A command argument that cannot be answered (bad rule label, bad search query...)."""
 

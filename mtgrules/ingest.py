@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import re
 import tomllib
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -16,19 +17,34 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from . import __version__
-from .errors import InputError
+from .errors import InputError, NotRulesError
 from .model import ParsedDocument, ParsedEdition
-from .record import Record
-from .sources.decode import read_source
+from .record import OPTIONAL, Record
+from .sources.decode import decode_any, read_bytes
+from .sources.formats import MARKUP_FORMATS, TEXT, detect_format, sniff_binary
 from .sources.segment import parse_document
 from .store.clauses import insert_clauses
+from .store.models import Clause as StoredClause
 from .store.models import Document, Edition, EditionSource, Revision
 from .store.queries import DAMAGE_FLAGS
+from .text.normalize import fold_notation
+
+MARKUP_OR_TEXT = (TEXT, *MARKUP_FORMATS)
 
 # The package mtgrules.corpus: the top-level corpus/ folder of a checkout, shipped in the wheel.
 BUNDLED_CORPUS = Path(str(resources.files("mtgrules.corpus")))
 MANIFEST = "manifest.toml"
-SOURCE_SUFFIXES = {".txt"}
+# Extensions of the files a folder is expected to hold rules in. The format itself is read
+# from the content (sources/formats.py); a file with another extension is taken only when
+# its first bytes look like rules (a PDF, a Word file, or text with rule labels).
+SOURCE_SUFFIXES = {
+    ".txt", ".text", ".pdf", ".docx", ".doc", ".rtf", ".htm", ".html", ".xhtml",
+    ".md", ".markdown", ".wiki", ".mediawiki", ".dokuwiki",
+}  # fmt: skip
+_SNIFF_BYTES = 65536
+# A line that starts with a rule label once markup is gone ("**107.3a**", "<b>107.3a</b>",
+# "<BOOKMARK:x>107.3a"), for sniffing files whose extension says nothing.
+_SNIFF_LABEL = re.compile(rb"^(?:[^0-9\n]{0,40}?)[0-9]{3}\.[0-9]{1,4}[a-z]?\b", re.M)
 
 
 @dataclass
@@ -38,12 +54,25 @@ class FileOutcome(Record):
     status: str  # added | unchanged | same-edition | new-version
     editions: int = 0
     clauses: int = 0
+    format: str = "text"
+    # For a file in another format than the stored edition of its date: which edition it
+    # matched, and how to see the differences.
+    note: str | None = field(default=None, metadata=OPTIONAL)
+
+
+@dataclass
+class Skipped(Record):
+    """A file found in a folder and left out: it holds no rules."""
+
+    path: str
+    reason: str
 
 
 @dataclass
 class IngestReport(Record):
     revision_id: int | None
     files: list[FileOutcome] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
     editions_added: int = 0
     clauses_added: int = 0
     flags: Counter = field(default_factory=Counter)
@@ -64,28 +93,78 @@ class IngestReport(Record):
             "clauses_added": self.clauses_added,
             "flags": self.damage,
             "files": [f.as_json() for f in self.files],
+            "skipped": [f.as_json() for f in self.skipped],
         }
 
 
-def collect_sources(paths: Iterable[Path]) -> list[tuple[Path, dict]]:
-    """Expand folders to their .txt files, each with its manifest entry (name, origin)."""
-    found: list[tuple[Path, dict]] = []
+@dataclass
+class Source:
+    """A file to ingest: named by the user (``named``) or found in a folder."""
+
+    path: Path
+    meta: dict
+    named: bool
+
+
+def collect_sources(paths: Iterable[Path]) -> tuple[list[Source], list[Skipped]]:
+    """The files to ingest, each with its manifest entry (name, origin), and the files of the
+    folders given that are skipped as not rules (with the reason). A file named on the
+    command line is always taken: if it holds no rules, that is an error, not a skip."""
+    found: list[Source] = []
+    skipped: list[Skipped] = []
     for given in paths:
         path = Path(given)
         if not path.exists():
             raise InputError(f"{path}: no such file or folder.")
-        if path.is_dir():
-            manifest = _read_manifest(path)
-            files = sorted(
-                p for p in path.rglob("*") if p.is_file() and p.suffix in SOURCE_SUFFIXES
+        if not path.is_dir():
+            found.append(Source(path, {}, named=True))
+            continue
+        manifest = _read_manifest(path)
+        taken = 0
+        for f in sorted(path.rglob("*")):
+            rel = f.relative_to(path)
+            if not f.is_file() or any(part.startswith((".", "__pycache__")) for part in rel.parts):
+                continue
+            if f.name == MANIFEST and f.parent == path:
+                continue  # the folder's own description, read above
+            reason = _not_a_source(f)
+            if reason:
+                skipped.append(Skipped(str(f), reason))
+                continue
+            found.append(Source(f, manifest.get(rel.as_posix(), {}), named=False))
+            taken += 1
+        if not taken:
+            raise NotRulesError(
+                f"{path}: this folder holds no rules files to ingest (text, PDF, DOCX, .doc, "
+                "RTF, web or wiki pages)."
             )
-            if not files:
-                raise InputError(f"{path}: this folder holds no .txt files to ingest.")
-            for f in files:
-                found.append((f, manifest.get(f.relative_to(path).as_posix(), {})))
-        else:
-            found.append((path, {}))
-    return found
+    return found, skipped
+
+
+def _not_a_source(path: Path) -> str | None:
+    """Why a file found in a folder is no source, from its extension and first bytes."""
+    if path.suffix.lower() in SOURCE_SUFFIXES:
+        return None
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(_SNIFF_BYTES)
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror})"
+    if head.startswith(b"PK\x03\x04"):
+        return None  # a zip (a DOCX?) is read whole: its directory is at its end
+    try:
+        if sniff_binary(head, str(path)) is not None:
+            return None  # a PDF, Word or RTF file, whatever its name
+    except NotRulesError as err:
+        return _reason(err, path)  # "this is a PNG image, not rules text; ..."
+    except InputError:
+        return None  # a damaged rules format: reading it says what is wrong
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        head = head.decode("utf-16", "replace").encode("utf-8")
+    if len(_SNIFF_LABEL.findall(head)) >= 3:
+        return None
+    kind = path.suffix.lower() or "no extension"
+    return f"not rules ({kind}, no rule labels in its first {_SNIFF_BYTES // 1024} KiB)"
 
 
 def _read_manifest(folder: Path) -> dict[str, dict]:
@@ -116,25 +195,52 @@ def ingest_paths(
     paths: Iterable[Path],
     *,
     on_file: Callable[[Path, int, int], None] | None = None,
+    language: str | None = None,
 ) -> IngestReport:
     """Parse every file first (bad input raises before anything is written), then write one
-    revision. The caller's transaction makes the write all or nothing."""
-    sources = collect_sources(paths)
+    revision. The caller's transaction makes the write all or nothing. ``language`` (a
+    user's --lang, checked with segment.language_tag) replaces language detection."""
+    sources, skipped = collect_sources(paths)
     known = set(session.scalars(select(Document.sha256)))
-    report = IngestReport(revision_id=None)
-    parsed: list[ParsedDocument] = []
-    for done, (path, meta) in enumerate(sources, start=1):
-        decoded = read_source(path)
-        if on_file:
-            on_file(path, done, len(sources))
-        if decoded.sha256 in known:
-            report.files.append(FileOutcome(str(path), decoded.sha256, "unchanged"))
+    report = IngestReport(revision_id=None, skipped=skipped)
+    outcomes: dict[int, FileOutcome] = {}
+    parsed: list[tuple[int, ParsedDocument]] = []
+    for done, src in enumerate(sources, start=1):
+        try:
+            data = read_bytes(src.path)
+            if on_file:
+                on_file(src.path, done, len(sources))
+            sha256 = hashlib.sha256(data).hexdigest()
+            if sha256 in known:
+                outcomes[done] = FileOutcome(
+                    str(src.path), sha256, "unchanged", format=detect_format(data, str(src.path))
+                )
+                continue
+            decoded = decode_any(data, str(src.path), sha256=sha256)
+            del data
+            doc = parse_document(
+                src.path,
+                decoded,
+                name=src.meta.get("name"),
+                origin=src.meta.get("origin"),
+                language=language,
+            )
+        except NotRulesError as err:
+            if src.named:
+                raise
+            report.skipped.append(Skipped(str(src.path), _reason(err, src.path)))
             continue
-        known.add(decoded.sha256)
-        parsed.append(
-            parse_document(path, decoded, name=meta.get("name"), origin=meta.get("origin"))
+        date_from_name(doc, src.path)
+        known.add(sha256)
+        parsed.append((done, doc))
+    if not parsed and not outcomes:
+        first = report.skipped[0]
+        more = f" and {len(report.skipped) - 1} other files" if len(report.skipped) > 1 else ""
+        raise NotRulesError(
+            f"no rules files to ingest: {first.path} ({first.reason}){more} skipped."
         )
     if not parsed:
+        report.files = [outcomes[k] for k in sorted(outcomes)]
         return report
 
     revision = Revision(
@@ -143,12 +249,13 @@ def ingest_paths(
     session.add(revision)
     session.flush()
     report.revision_id = revision.id
-    live_by_hash = {
-        e.content_hash: e
-        for e in session.scalars(select(Edition).where(Edition.superseded_in.is_(None)))
-    }
-    for doc in parsed:
-        report.files.append(_write_document(session, revision, doc, live_by_hash, report))
+    live = _LiveEditions(session)
+    # One edition in several formats in one ingest: the plain-text and markup files are
+    # written last, so that the reference text is the live version and the PDF, Word or RTF
+    # copies that differ from it are its earlier versions (see _write_document).
+    for done, doc in sorted(parsed, key=lambda p: p[1].decoded.format in MARKUP_OR_TEXT):
+        outcomes[done] = _write_document(session, revision, doc, live, report)
+    report.files = [outcomes[k] for k in sorted(outcomes)]
     revision.files = [
         {"path": f.path, "sha256": f.sha256, "status": f.status} for f in report.files
     ]
@@ -161,14 +268,66 @@ def ingest_paths(
     return report
 
 
+# "2024-08-02.txt", "cr-en-2026-01-16.pdf": the archive's names are publication dates.
+_NAME_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
+
+
+def date_from_name(doc: ParsedDocument, path: Path) -> None:
+    """An edition carries the effective date its text prints ("These rules are effective as
+    of July 30, 2024"): it is what the rules say of themselves, what every copy of the edition
+    in any format shares, and what the corpus names editions by. The archive's file names are
+    publication dates, which may differ (2024-08-02.txt is effective July 30, 2024;
+    2006-06-01.txt is the text of June 1, 2004). Only a full edition whose text prints no
+    date takes the one in its file name."""
+    m = _NAME_DATE.search(path.name)
+    if m is None:
+        return
+    for edition in doc.editions:
+        if edition.date is None and edition.layout == "official":
+            try:
+                edition.date = dt.date(int(m[1]), int(m[2]), int(m[3]))
+            except ValueError:
+                return
+
+
+def _reason(err: NotRulesError, path: Path) -> str:
+    message = str(err)
+    prefix = f"{path}: "
+    return message[len(prefix) :] if message.startswith(prefix) else message
+
+
+class _LiveEditions:
+    """The live editions, by content hash and by what names an edition (language, kind and
+    date), kept up to date while a revision is written."""
+
+    def __init__(self, session: Session) -> None:
+        self.by_hash: dict[str, Edition] = {}
+        self.by_date: dict[tuple[str, str, dt.date], list[Edition]] = {}
+        for e in session.scalars(select(Edition).where(Edition.superseded_in.is_(None))):
+            self.add(e)
+
+    def add(self, edition: Edition) -> None:
+        self.by_hash[edition.content_hash] = edition
+        if edition.date is not None:
+            key = (edition.language, edition.kind, edition.date)
+            self.by_date.setdefault(key, []).append(edition)
+
+    def drop(self, edition: Edition) -> None:
+        self.by_hash.pop(edition.content_hash, None)
+        if edition.date is not None:
+            same = self.by_date.get((edition.language, edition.kind, edition.date), [])
+            if edition in same:
+                same.remove(edition)
+
+
 def _write_document(
     session: Session,
     revision: Revision,
     doc: ParsedDocument,
-    live_by_hash: dict[str, Edition],
+    live: _LiveEditions,
     report: IngestReport,
 ) -> FileOutcome:
-    outcome = FileOutcome(doc.path, doc.decoded.sha256, "added")
+    outcome = FileOutcome(doc.path, doc.decoded.sha256, "added", format=doc.decoded.format)
     hashes = [edition_content_hash(e) for e in doc.editions]
     # A changed file (same name, other text) replaces the editions of its older version;
     # those stay in the store, readable with --as-of.
@@ -182,7 +341,7 @@ def _write_document(
         ):
             if edition.content_hash not in hashes:
                 edition.superseded_in = revision.id
-                live_by_hash.pop(edition.content_hash, None)
+                live.drop(edition)
 
     document = Document(
         name=doc.name,
@@ -198,8 +357,20 @@ def _write_document(
     session.flush()
 
     reused = 0
+    notes: list[str] = []
     for position, (edition, content_hash) in enumerate(zip(doc.editions, hashes, strict=True)):
-        existing = live_by_hash.get(content_hash)
+        existing = live.by_hash.get(content_hash)
+        version_of: Edition | None = None
+        if existing is None:
+            # The same edition in another file or format (the PDF of a date whose .txt is
+            # in the store) that the strict hash does not recognise.
+            counterpart = same_edition_in_store(session, edition, live)
+            if counterpart is not None:
+                if same_text(session, counterpart, edition):
+                    existing = counterpart
+                    notes.append(f"the same text as edition {counterpart.id}")
+                else:
+                    version_of = counterpart
         if existing is not None:
             session.add(EditionSource(edition_id=existing.id, document_id=document.id))
             reused += 1
@@ -219,7 +390,17 @@ def _write_document(
         )
         session.add(row)
         session.flush()
-        live_by_hash[content_hash] = row
+        if version_of is not None:
+            # Another version of that edition: it becomes the live one; the earlier stays
+            # in the store, readable with --as-of, and diff compares the two by id.
+            version_of.superseded_in = revision.id
+            live.drop(version_of)
+            outcome.status = "new-version"
+            notes.append(
+                f"a version of edition {version_of.id} ({version_of.language} "
+                f"{version_of.date}) whose text differs; see: mtgrules diff {version_of.id} {row.id}"
+            )
+        live.add(row)
         insert_clauses(session, row.id, edition.clauses)
         outcome.editions += 1
         outcome.clauses += len(edition.clauses)
@@ -229,4 +410,59 @@ def _write_document(
             report.flags.update(c.flags)
     if reused and not outcome.editions and outcome.status == "added":
         outcome.status = "same-edition"
+    if notes:
+        outcome.note = "; ".join(notes)
     return outcome
+
+
+# An edition of the same language, kind and date is another copy (or version) of the
+# incoming one when at least this share of their rule labels agree; a page that quotes a
+# few rules of that date is another document.
+SAME_LABELS = 0.9
+
+
+def same_edition_in_store(
+    session: Session, edition: ParsedEdition, live: _LiveEditions
+) -> Edition | None:
+    """The live edition that ``edition`` is another copy or version of, if any."""
+    if edition.date is None:
+        return None
+    candidates = live.by_date.get((edition.language, edition.kind, edition.date), [])
+    labels = {c.label for c in edition.clauses if c.kind == "rule" and c.label}
+    for candidate in candidates:
+        theirs = set(
+            session.scalars(
+                select(StoredClause.label).where(
+                    StoredClause.edition_id == candidate.id,
+                    StoredClause.kind == "rule",
+                    StoredClause.label.is_not(None),
+                )
+            )
+        )
+        union = labels | theirs
+        if not union or len(labels & theirs) >= SAME_LABELS * len(union):
+            return candidate
+    return None
+
+
+def identity_text(raw: str) -> str:
+    """What must be equal for two copies of an edition to be one text (text.normalize)."""
+    return fold_notation(raw)
+
+
+def same_text(session: Session, stored: Edition, edition: ParsedEdition) -> bool:
+    """Do a stored edition and a parsed one say the same thing, clause by clause?"""
+    ours = [
+        (c.kind, c.label, identity_text(c.term or ""), identity_text(c.raw))
+        for c in edition.clauses
+        if c.kind != "noise"
+    ]
+    theirs = [
+        (kind, label, identity_text(term or ""), identity_text(raw))
+        for kind, label, term, raw in session.execute(
+            select(StoredClause.kind, StoredClause.label, StoredClause.term, StoredClause.raw)
+            .where(StoredClause.edition_id == stored.id, StoredClause.kind != "noise")
+            .order_by(StoredClause.position)
+        )
+    ]
+    return ours == theirs

@@ -48,11 +48,27 @@ class ParsedEdition:
 
 @dataclass
 class DecodedText:
+    """A source file as the parser reads it. ``text`` is the plain rules text: the decoded file
+    itself for plain text; the markup-free lines of a web or wiki page; the paragraphs of a
+    PDF, DOCX, RTF or .doc. ``sha256`` and ``size`` are always those of the file's bytes."""
+
     text: str
     encoding: str
     newline: str
     sha256: str
     size: int
+    format: str = "text"  # text, pdf, docx, doc, rtf, html, markdown, dokuwiki, mediawiki
+    # Markup only: for parse line i + 1, the 1-based line of the file it came from (so that
+    # Clause.line points into the original page). None where parse lines are file lines.
+    source_lines: list[int] | None = None
+    # What extraction did that a user may want to know ("4 repeated page headers removed").
+    notes: list[str] = field(default_factory=list)
+
+    def file_line(self, line: int) -> int:
+        """The line of the original file behind parse line ``line`` (1-based)."""
+        if self.source_lines is None or not 0 < line <= len(self.source_lines):
+            return line
+        return self.source_lines[line - 1]
 
 
 @dataclass

@@ -66,3 +66,12 @@ def test_errors_are_mtgrules_errors(store: mr.Store) -> None:
         store.edition("en-1999-01-01")
     with pytest.raises(mr.QueryError):
         store.trace("not a rule")
+
+
+def test_update_of_a_translation(store: mr.Store) -> None:
+    from mtgrules.reports.update import UpdateReport
+
+    report = store.update("zh-Hans-2025-11-14", to="en-2026-01-16")
+    assert isinstance(report, UpdateReport)
+    assert report.source.edition.slug == "en-2025-11-14"
+    assert {i.status for i in report.clauses} >= {"unchanged", "changed", "new", "renumbered"}

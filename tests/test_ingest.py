@@ -143,8 +143,8 @@ def _make_bad_inputs(tmp: Path) -> dict[str, tuple[Path, str]]:
     (tmp / "bad-bom.txt").write_bytes(codecs.BOM_UTF8 + b"107.3a If \xff\xfe broken")
     return {
         "missing path": (tmp / "nope.txt", "no such file"),
-        "folder with no text files": (tmp / "empty-folder", "no .txt files"),
-        "folder with other files only": (tmp / "only-md", "no .txt files"),
+        "folder with no text files": (tmp / "empty-folder", "no rules files"),
+        "folder with other files only": (tmp / "only-md", "no rules files"),
         "empty file": (tmp / "empty.txt", "empty"),
         "whitespace file": (tmp / "blank.txt", "empty"),
         "binary file": (tmp / "binary.txt", "binary"),

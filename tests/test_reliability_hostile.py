@@ -248,7 +248,10 @@ test_queries, test_queries_heavy = fast_and_heavy(query_strings, check_query)
 def test_html_reports_escape_rule_text(new_store, tmp_path: Path) -> None:
     evil = '<script>alert("x")</script> & <img src=x onerror=alert(1)>'
     path = tmp_path / "evil.txt"
-    path.write_text(f"Comprehensive Rules\n\n100.1. {evil}\n\n100.2. Plain rule.\n", "utf-8")
+    # The second rule is real English rules text: a text whose language cannot be told is
+    # refused ("give it with --lang") rather than tagged English.
+    plain = "These Magic rules apply to any Magic game with two or more players."
+    path.write_text(f"Comprehensive Rules\n\n100.1. {evil}\n\n100.2. {plain}\n", "utf-8")
     engine = open_store(str(new_store))
     assert ingest_outcome(engine, path) == "ok"
     engine.dispose()

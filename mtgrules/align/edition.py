@@ -5,7 +5,13 @@ from __future__ import annotations
 from sqlalchemy.orm import Session
 
 from ..errors import NotFoundError
-from ..store.queries import ClauseView, EditionInfo, edition_clauses, list_editions
+from ..store.queries import (
+    ClauseView,
+    EditionInfo,
+    edition_clauses,
+    find_edition_or_version,
+    list_editions,
+)
 from ..text.labels import rule_of
 from .dp import Step
 from .features import featurize
@@ -18,12 +24,16 @@ ALIGNED_KINDS = ("rule", "example", "heading", "glossary", "commentary")
 
 
 def edition_info(session: Session, edition_id: int) -> EditionInfo:
-    for info in list_editions(session):
+    infos = list_editions(session)
+    for info in infos:
         if info.id == edition_id:
             return info
-    raise NotFoundError(
-        f"no edition with id {edition_id} in the store; list them with: mtgrules editions"
-    )
+    try:  # an earlier version of an edition, which diff compares with the live one
+        return find_edition_or_version(session, infos, str(edition_id))
+    except NotFoundError:
+        raise NotFoundError(
+            f"no edition with id {edition_id} in the store; list them with: mtgrules editions"
+        ) from None
 
 
 def to_items(clauses: list[ClauseView], language: str) -> list[Item]:

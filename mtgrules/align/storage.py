@@ -17,8 +17,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING
 
-from sqlalchemy import delete, func, select
-from sqlalchemy.orm import Session
+from sqlalchemy import delete, func, or_, select
+from sqlalchemy.orm import Session, aliased
 
 from ..store.models import Alignment, Clause, Link
 from ..store.queries import EditionInfo, edition_clauses
@@ -279,3 +279,38 @@ def load_rule_links(
                 )
             )
     return links, inferred, extra
+
+
+# --- reading links for other readers (reports) ---------------------------------------------
+
+
+def stored_glossary_pairs(
+    session: Session, english: set[int], translated: set[int]
+) -> list[tuple[str, str]]:
+    """(English term, translated term) of every stored whole-edition link between a glossary
+    entry of an ``english`` edition and one of a ``translated`` edition."""
+    if not english or not translated:
+        return []
+    src = aliased(Clause)
+    dst = aliased(Clause)
+    rows = session.execute(
+        select(Alignment.edition_a, src.term, dst.term)
+        .join(Link, Link.alignment_id == Alignment.id)
+        .join(src, src.id == Link.source_clause_id)
+        .join(dst, dst.id == Link.target_clause_id)
+        .where(
+            Alignment.kind == EDITIONS,
+            Alignment.signature == signature(),
+            or_(
+                Alignment.edition_a.in_(english) & Alignment.edition_b.in_(translated),
+                Alignment.edition_a.in_(translated) & Alignment.edition_b.in_(english),
+            ),
+            src.kind == "glossary",
+            dst.kind == "glossary",
+        )
+    ).all()
+    return [
+        (a_term, b_term) if edition_a in english else (b_term, a_term)
+        for edition_a, a_term, b_term in rows
+        if a_term and b_term
+    ]

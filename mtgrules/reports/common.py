@@ -73,3 +73,29 @@ def edition_gaps(report: dict[str, Any], editions: dict[str, Any], reference: st
         moved = renumbered.get(key, [])
         if key != reference and (lacks or moved):
             yield key, edition, lacks, moved, texts
+
+
+def update_sections(report: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """The clauses of an update report grouped as every renderer shows them: new (translate),
+    changed (review), renumbered, removed (delete), unchanged."""
+    out: dict[str, list[dict[str, Any]]] = {
+        "new": [],
+        "changed": [],
+        "renumbered": [],
+        "unchanged": [],
+    }
+    for item in report["clauses"]:
+        out[item["status"]].append(item)
+    out["removed"] = list(report["removed"])
+    return out
+
+
+def update_item_name(item: dict[str, Any]) -> str:
+    """How a clause of an update report is named: its label, a glossary entry's term (with
+    the translation's term), or what it sits under."""
+    if item["kind"] == "glossary":
+        name = f"glossary: {item['term']}"
+        if item.get("translated_term"):
+            name += f" ({item['translated_term']})"
+        return name
+    return item["label"] or f"{item['kind']} of {item['parent']}"

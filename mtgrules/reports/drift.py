@@ -19,7 +19,7 @@ from ..errors import NotFoundError, QueryError
 from ..record import OPTIONAL, Record, key
 from ..store.queries import EditionInfo, find_edition, list_editions
 from ..text.labels import label_sort_key
-from ..text.language import is_chinese, matches_language, same_language
+from ..text.language import is_chinese, is_english, matches_language, same_language
 from . import checks as qa
 from .common import (
     RULE_KINDS,
@@ -75,6 +75,8 @@ class RuleDrift(Record):
     checks: list[qa.Finding]
     follows: dict[str, int | None]  # translation id -> the English edition it follows
     summary: dict[str, Any]
+    # What a reader must know to weigh the result (a language the termbase does not cover).
+    notes: list[str] | None = field(default=None, metadata=OPTIONAL)
 
     def has_differences(self) -> bool:
         return bool(
@@ -104,6 +106,7 @@ class EditionDrift(Record):
     renumbered: list[Renumbering]
     checks: list[qa.Finding]
     summary: dict[str, Any]
+    notes: list[str] | None = field(default=None, metadata=OPTIONAL)
 
     @property
     def missing_rules(self) -> list[str]:
@@ -115,7 +118,7 @@ class EditionDrift(Record):
 
     def as_json(self) -> dict[str, Any]:
         out = super().as_json()
-        tail = {k: out.pop(k) for k in ("renumbered", "checks", "summary")}
+        tail = {k: out.pop(k) for k in ("renumbered", "checks", "summary", "notes") if k in out}
         return {**out, "missing_rules": self.missing_rules, "added_rules": self.added_rules, **tail}
 
     def has_differences(self) -> bool:
@@ -263,6 +266,7 @@ def rule_drift(
         findings,
         follows,
         _summary(missing, renumbered, findings),
+        language_notes([e.language for e in columns]),
     )
 
 
@@ -423,6 +427,12 @@ def edition_drift(
             )
     if ref.id == target.id:
         raise QueryError("the edition and its reference are the same; give another --reference")
+    if not is_english(target.language) and is_english(ref.language):
+        # A translation is compared through the English it was made from (see update.py),
+        # never straight with an English edition of another date.
+        from .update import update_report
+
+        return update_report(session, target.slug, to=ref.slug, as_of=as_of).as_drift()
     ea = align_editions(session, ref.id, target.id)
     missing: list[DriftClause] = []
     added: list[DriftClause] = []
@@ -470,4 +480,22 @@ def edition_drift(
         "errors": errors,
         "warnings": len(findings) - errors,
     }
-    return EditionDrift(target, ref, missing, added, renumbered, findings, summary)
+    notes = language_notes([target.language, ref.language])
+    return EditionDrift(target, ref, missing, added, renumbered, findings, summary, notes)
+
+
+def language_notes(languages: list[str]) -> list[str] | None:
+    """A note for each language the shipped termbase has no column for: its clauses are
+    paired from labels, numbers, symbols and rule references alone (no game terms, no
+    cognates), which is weaker evidence for a reworded clause."""
+    from ..termbase import shipped_termbase
+
+    termbase = shipped_termbase()
+    uncovered = sorted({lang for lang in languages if termbase.column(lang) is None})
+    if not uncovered:
+        return None
+    return [
+        f"{lang}: no termbase column; its clauses are aligned from labels, numbers, symbols "
+        "and rule references alone."
+        for lang in uncovered
+    ]

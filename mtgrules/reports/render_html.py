@@ -11,7 +11,8 @@ import html
 from typing import Any
 
 from .. import __version__
-from .common import edition_gaps
+from .common import edition_gaps, update_item_name, update_sections
+from .worddiff import condensed
 
 _CSS = """
 :root { --ins: #c8f7c5; --del: #ffd0d0; --miss: #ffe9a8; --moved: #dbe8ff; --ink: #1d1d1f; }
@@ -232,10 +233,120 @@ def render_edition_drift(report: dict[str, Any]) -> str:
     return page(f"{e['slug']} against {ref['slug']}", "\n".join(parts))
 
 
+def render_update(report: dict[str, Any]) -> str:
+    t, n, src, s = report["edition"], report["reference"], report["source"], report["summary"]
+    sections = update_sections(report)
+    lang = esc(t["language"])
+
+    def name(i: dict[str, Any]) -> str:
+        label = esc(update_item_name(i))
+        if i.get("from_label") and i["from_label"] != i.get("label"):
+            label += f" (was {esc(i['from_label'])})"
+        if i.get("confidence") == "direct":
+            label += ' <span title="matched with the new English directly: check it">≈</span>'
+        return f'<span class="label">{label}</span>'
+
+    counts = "".join(
+        f"<td>{esc(s[k])}</td>" for k in ("unchanged", "changed", "new", "renumbered", "removed")
+    )
+    links = " · ".join(
+        f'<a href="#{key}">{esc(title)} ({len(sections[key])})</a>'
+        for key, title in (
+            ("new", "new"),
+            ("changed", "changed"),
+            ("renumbered", "renumbered"),
+            ("removed", "removed"),
+        )
+    )
+    parts = [
+        f'<nav aria-label="sections">{links} · <a href="#defects">defects</a></nav>',
+        f"<p>Made from <strong>{esc(src['slug'])}</strong> ({esc(src['how'])}): "
+        f"{esc(src['why'])}</p>",
+        '<table id="counts"><thead><tr><th>unchanged</th><th>changed</th><th>new</th>'
+        f"<th>renumbered</th><th>removed</th></tr></thead><tbody><tr>{counts}</tr></tbody></table>",
+        f"<p>Checks: {esc(s['errors'])} errors, {esc(s['warnings'])} warnings.</p>",
+    ]
+    if s.get("direct"):
+        parts.append(
+            f"<p>{esc(s['direct'])} clauses of the translation have no partner in "
+            f"{esc(src['slug'])}: matched with {esc(n['slug'])} directly, marked ≈ (lower "
+            "confidence: check them).</p>"
+        )
+    rows = "".join(
+        f"<tr><td>{name(i)}{' <em>(already missing)</em>' if i.get('gap') else ''}</td>"
+        f'<td class="text">{esc(i["english"])}</td></tr>'
+        for i in sections["new"]
+    )
+    parts.append(
+        f'<h2 id="new">New: translate ({len(sections["new"])})</h2>'
+        '<table class="sbs"><thead><tr><th style="width:12em">clause</th><th>English</th></tr>'
+        f"</thead><tbody>{rows}</tbody></table>"
+    )
+    rows = "".join(
+        f"<tr><td>{name(i)}</td>"
+        f'<td class="text">{inline_diff(condensed(i["english_diff"])) if i.get("english_diff") else esc(i.get("gist"))}'
+        f"<details><summary>whole English</summary>{esc(i['english'])}</details></td>"
+        f'<td class="text" lang="{lang}">{esc(i["translation"])}</td></tr>'
+        for i in sections["changed"]
+    )
+    parts.append(
+        f'<h2 id="changed">Changed in the English: review ({len(sections["changed"])})</h2>'
+        '<table class="sbs"><thead><tr><th style="width:12em">clause</th>'
+        f"<th>English change since {esc(src['slug'])}</th><th>current translation</th></tr>"
+        f"</thead><tbody>{rows}</tbody></table>"
+    )
+    rows = "".join(
+        f'<tr><td class="label">{esc(i["from_label"])}</td><td class="label">{esc(i["label"])}</td></tr>'
+        for i in sections["renumbered"]
+    )
+    parts.append(
+        f'<h2 id="renumbered">Renumbered ({len(sections["renumbered"])})</h2>'
+        f"<table><thead><tr><th>old label</th><th>new label</th></tr></thead><tbody>{rows}</tbody></table>"
+    )
+    rows = "".join(
+        f"<tr><td>{name(i)}</td>"
+        f'<td class="text" lang="{lang}">{esc(i["translation"] or "")}</td>'
+        f'<td class="text">{esc(i["english"])}</td></tr>'
+        for i in sections["removed"]
+    )
+    parts.append(
+        f'<h2 id="removed">Removed from the English: delete ({len(sections["removed"])})</h2>'
+        '<table class="sbs"><thead><tr><th style="width:12em">clause</th><th>translation</th>'
+        f"<th>English it translated</th></tr></thead><tbody>{rows}</tbody></table>"
+    )
+    d = report["defects"]
+    items = [
+        f'<li>mislabel: its <span class="label">{esc(m["label"])}</span> is '
+        f'<span class="label">{esc(m["expected"])}</span> in {esc(src["slug"])}</li>'
+        for m in d["mislabels"]
+    ]
+    items += [
+        f'<li>duplicate label: <span class="label">{esc(lab)}</span></li>'
+        for lab in d["duplicate_labels"]
+    ]
+    items += [
+        f'<li>gap: it lacks <span class="label">{esc(g["label"] or "glossary: " + str(g["term"]))}</span></li>'
+        for g in d["gaps"]
+    ]
+    if d["untranslated"]:
+        items.append("<li>still in English: " + esc(", ".join(d["untranslated"])) + "</li>")
+    parts.append(
+        '<h2 id="defects">The translation\'s own defects</h2>'
+        + (f"<ul>{''.join(items)}</ul>" if items else "<p>None found.</p>")
+    )
+    parts.append("<h2>Checks</h2>" + _checks_table(report["checks"], {str(t["id"]): t["slug"]}))
+    return page(f"Bringing {t['slug']} up to {n['slug']}", "\n".join(parts))
+
+
 def render_diff(report: dict[str, Any]) -> str:
     a, b, s = report["a"], report["b"], report["summary"]
+    from .render_text import NOTATION_SHOWN, notation_labels
+
     rows = []
+    notation = [c for c in report["changes"] if c["kind"] == "notation"]
     for c in report["changes"]:
+        if c["kind"] == "notation" and len(notation) > NOTATION_SHOWN:
+            continue
         if c.get("words") is not None:
             left, right = diff_sides(c["words"])
         elif c["kind"] == "added":
@@ -250,11 +361,17 @@ def render_diff(report: dict[str, Any]) -> str:
     scope = f", rule {report['rule']}" if report.get("rule") else ""
     body = (
         f"<p>{esc(s['changed'])} reworded, {esc(s['moved'])} moved, {esc(s['added'])} added, "
-        f"{esc(s['removed'])} removed, {esc(s['unchanged'])} unchanged.</p>"
+        f"{esc(s['removed'])} removed, {esc(s.get('notation', 0))} in notation only, "
+        f"{esc(s['unchanged'])} unchanged.</p>"
         '<table class="sbs" id="diff"><thead><tr><th style="width:7em">change</th>'
         f"<th>{esc(a['slug'])}</th><th>{esc(b['slug'])}</th></tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table>"
     )
+    if len(notation) > NOTATION_SHOWN:
+        body += (
+            f"<p>Notation only ({len(notation)}): "
+            f"{esc(', '.join(notation_labels(notation)))}</p>"
+        )
     return page(f"{a['slug']} → {b['slug']}{scope}", body)
 
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .common import edition_gaps
+from .common import edition_gaps, update_item_name, update_sections
+from .worddiff import condensed
 
 
 def md(text: Any) -> str:
@@ -133,6 +134,92 @@ def render_edition_drift(report: dict[str, Any]) -> str:
     return "\n".join(out) + "\n"
 
 
+def render_update(report: dict[str, Any]) -> str:
+    t, n, src, s = report["edition"], report["reference"], report["source"], report["summary"]
+    sections = update_sections(report)
+    out = [
+        f"# Bringing {md(t['slug'])} up to {md(n['slug'])}",
+        "",
+        f"Made from **{md(src['slug'])}** ({src['how']}): {md(src['why'])}",
+        "",
+        _table(
+            ["unchanged", "changed", "new", "renumbered", "removed", "errors", "warnings"],
+            [
+                [
+                    s["unchanged"],
+                    s["changed"],
+                    s["new"],
+                    s["renumbered"],
+                    s["removed"],
+                    s["errors"],
+                    s["warnings"],
+                ]
+            ],
+        ),
+    ]
+    if s.get("direct"):
+        out += [
+            "",
+            f"{s['direct']} clauses of the translation have no partner in {md(src['slug'])}; "
+            f"they were matched with {md(n['slug'])} directly (lower confidence, marked ≈).",
+        ]
+    if sections["new"]:
+        out += ["", f"## New: translate ({len(sections['new'])})", ""]
+        for i in sections["new"]:
+            gap = " *(the translation lacked it already)*" if i.get("gap") else ""
+            out.append(f"- `{md(update_item_name(i))}`{gap}: {md(i['english'])}")
+    if sections["changed"]:
+        out += ["", f"## Changed in the English: review ({len(sections['changed'])})", ""]
+        out.append(
+            _table(
+                ["clause", "English change", "current translation"],
+                [
+                    [
+                        f"`{md(update_item_name(i))}`"
+                        + (
+                            f" (was `{i['from_label']}`)"
+                            if i["from_label"] and i["from_label"] != i["label"]
+                            else ""
+                        )
+                        + (" ≈" if i["confidence"] == "direct" else ""),
+                        marked(condensed(i["english_diff"]))
+                        if i.get("english_diff")
+                        else md(i.get("gist")),
+                        md(i["translation"]),
+                    ]
+                    for i in sections["changed"]
+                ],
+            )
+        )
+    if sections["renumbered"]:
+        out += ["", f"## Renumbered ({len(sections['renumbered'])})", ""]
+        out.append(
+            ", ".join(f"`{i['from_label']}` → `{i['label']}`" for i in sections["renumbered"])
+        )
+    if sections["removed"]:
+        out += ["", f"## Removed from the English: delete ({len(sections['removed'])})", ""]
+        out += [
+            f"- `{md(update_item_name(i))}`: {md(i['translation'] or i['english'])}"
+            for i in sections["removed"]
+        ]
+    d = report["defects"]
+    if d["mislabels"] or d["gaps"] or d["untranslated"] or d["duplicate_labels"]:
+        out += ["", "## The translation's own defects", ""]
+        out += [
+            f"- mislabel: its `{m['label']}` is `{m['expected']}` in {md(src['slug'])}"
+            for m in d["mislabels"]
+        ]
+        out += [f"- duplicate label: `{lab}`" for lab in d["duplicate_labels"]]
+        out += [
+            f"- gap: it lacks `{md(g['label'] or 'glossary: ' + str(g['term']))}`"
+            for g in d["gaps"]
+        ]
+        if d["untranslated"]:
+            out.append("- still in English: " + ", ".join(f"`{lab}`" for lab in d["untranslated"]))
+    out += _checks(report["checks"], {str(t["id"]): t["slug"]})
+    return "\n".join(out) + "\n"
+
+
 def render_diff(report: dict[str, Any]) -> str:
     a, b, s = report["a"], report["b"], report["summary"]
     scope = f" (rule {report['rule']})" if report.get("rule") else ""
@@ -140,15 +227,21 @@ def render_diff(report: dict[str, Any]) -> str:
         f"# {md(a['slug'])} → {md(b['slug'])}{scope}",
         "",
         f"{s['changed']} reworded, {s['moved']} moved, {s['added']} added, "
-        f"{s['removed']} removed, {s['unchanged']} unchanged.",
+        f"{s['removed']} removed, {s.get('notation', 0)} in notation only, "
+        f"{s['unchanged']} unchanged.",
         "",
     ]
+    from .render_text import NOTATION_SHOWN, notation_labels
+
+    notation = [c for c in report["changes"] if c["kind"] == "notation"]
     for c in report["changes"]:
+        if c["kind"] == "notation" and len(notation) > NOTATION_SHOWN:
+            continue
         if c["kind"] == "moved":
             head = f"`{c['from']}` → `{c['to']}` moved"
         else:
             head = f"`{c['to'] or c['from']}` {'reworded' if c['kind'] == 'changed' else c['kind']}"
-        if c.get("wording_changed"):
+        if c.get("wording_changed") or c["kind"] == "notation":
             out.append(f"- {head}: {marked(c['words'])}")
         elif c["kind"] == "added":
             out.append(f"- {head}: **{md(c['b_text'])}**")
@@ -156,6 +249,8 @@ def render_diff(report: dict[str, Any]) -> str:
             out.append(f"- {head}: ~~{md(c['a_text'])}~~")
         else:
             out.append(f"- {head}")
+    if len(notation) > NOTATION_SHOWN:
+        out += ["", f"Notation only ({len(notation)}): " + ", ".join(notation_labels(notation))]
     return "\n".join(out) + "\n"
 
 

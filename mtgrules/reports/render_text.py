@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..render import bold, dim, table, wrap
-from .common import edition_gaps
+from .common import edition_gaps, update_item_name, update_sections
+from .worddiff import condensed
 
 _RED, _GREEN, _RESET = "\x1b[31m", "\x1b[32m", "\x1b[0m"
 
@@ -45,6 +46,10 @@ def _editions(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 def _slug(e: dict[str, Any]) -> str:
     return e.get("slug") or str(e["id"])
+
+
+def _notes(report: dict[str, Any]) -> list[str]:
+    return ["", *(f"Note: {n}" for n in report["notes"])] if report.get("notes") else []
 
 
 def render_rule_drift(report: dict[str, Any], colour: bool = False) -> str:
@@ -116,6 +121,7 @@ def render_rule_drift(report: dict[str, Any], colour: bool = False) -> str:
         f"{s['editions_lacking']} edition(s) lack {s['clauses_missing']} clauses in all; "
         f"{s['renumbered']} renumberings; checks: {s['errors']} errors, {s['warnings']} warnings."
     )
+    out += _notes(report)
     return "\n".join(out)
 
 
@@ -166,6 +172,64 @@ def render_edition_drift(report: dict[str, Any], colour: bool = False) -> str:
         out.append("  " + ", ".join(f"its {r['from']} is {r['to']}" for r in report["renumbered"]))
     eds = {str(e["id"]): e}
     out += _checks_block(report["checks"], eds, colour)
+    out += _notes(report)
+    return "\n".join(out)
+
+
+def render_update(report: dict[str, Any], colour: bool = False) -> str:
+    t, n, src, s = report["edition"], report["reference"], report["source"], report["summary"]
+    out = [
+        bold(f"Bringing {t['slug']} up to {n['slug']}", colour),
+        f"Made from {src['slug']} ({src['how']}: {src['why']}).",
+        f"{s['unchanged']} unchanged, {s['changed']} changed, {s['new']} new, "
+        f"{s['renumbered']} renumbered, {s['removed']} removed; "
+        f"checks: {s['errors']} errors, {s['warnings']} warnings.",
+    ]
+    if s.get("direct"):
+        out.append(
+            f"{s['direct']} clauses of the translation have no partner in {src['slug']}: matched "
+            f"with {n['slug']} directly (lower confidence, marked ~)."
+        )
+    sections = update_sections(report)
+    name = update_item_name
+    new = sections["new"]
+    if new:
+        out += ["", bold(f"New: translate these ({len(new)})", colour)]
+        for i in new:
+            gap = "  [the translation lacked it already]" if i.get("gap") else ""
+            out.append(f"  {name(i)}{gap}")
+            out.append(wrap(i["english"], "      "))
+    changed_items = sections["changed"]
+    if changed_items:
+        out += ["", bold(f"Changed in the English since {src['slug']} ({len(changed_items)})", colour)]
+        for i in changed_items:
+            moved = f" (was {i['from_label']})" if i["from_label"] and i["from_label"] != i["label"] else ""
+            mark = " ~" if i["confidence"] == "direct" else ""
+            out.append(f"  {name(i)}{moved}{mark}: {i.get('gist') or ''}")
+            if i.get("english_diff"):
+                out.append(wrap(marked(condensed(i["english_diff"]), colour), "      "))
+            out.append(wrap("now: " + (i["translation"] or ""), "      "))
+    renumbered = sections["renumbered"]
+    if renumbered:
+        out += ["", bold(f"Renumbered ({len(renumbered)})", colour)]
+        out.append(
+            wrap(", ".join(f"{i['from_label']} -> {i['label']}" for i in renumbered), "  ")
+        )
+    if report["removed"]:
+        out += ["", bold(f"Removed from the English: delete ({len(report['removed'])})", colour)]
+        for i in report["removed"]:
+            out.append(f"  {name(i)}")
+            out.append(wrap(i["translation"] or i["english"], "      "))
+    d = report["defects"]
+    if d["mislabels"] or d["gaps"] or d["untranslated"]:
+        out += ["", bold("The translation's own defects", colour)]
+        for m in d["mislabels"]:
+            out.append(f"  mislabel: its {m['label']} is {m['expected']} in {src['slug']}")
+        for g in d["gaps"]:
+            out.append(f"  gap: it lacks {g['label'] or 'glossary: ' + str(g['term'])}")
+        if d["untranslated"]:
+            out.append("  still in English: " + ", ".join(d["untranslated"]))
+    out += _checks_block(report["checks"], {str(t["id"]): t}, colour)
     return "\n".join(out)
 
 
@@ -175,11 +239,15 @@ def render_diff(report: dict[str, Any], colour: bool = False) -> str:
     out = [
         bold(f"{a['slug']} -> {b['slug']}{scope}", colour),
         f"{s['changed']} reworded, {s['moved']} moved, {s['added']} added, "
-        f"{s['removed']} removed, {s['unchanged']} unchanged.",
+        f"{s['removed']} removed, {s.get('notation', 0)} in notation only, "
+        f"{s['unchanged']} unchanged.",
     ]
     marks = {"changed": "~", "moved": ">", "added": "+", "removed": "-"}
+    notation = [c for c in report["changes"] if c["kind"] == "notation"]
     for c in report["changes"]:
-        mark = marks[c["kind"]]
+        if c["kind"] == "notation" and len(notation) > NOTATION_SHOWN:
+            continue
+        mark = marks.get(c["kind"], "=")
         if c["kind"] == "moved":
             head = f"{c['from']} -> {c['to']}  moved"
             if c.get("wording_changed"):
@@ -189,15 +257,27 @@ def render_diff(report: dict[str, Any], colour: bool = False) -> str:
             head = f"{label}  {'reworded' if c['kind'] == 'changed' else c['kind']}"
         out.append("")
         out.append(bold(f"{mark} {head}", colour))
-        if c.get("words") is not None and c.get("wording_changed"):
+        if c.get("words") is not None and (c.get("wording_changed") or c["kind"] == "notation"):
             out.append(wrap(marked(c["words"], colour), "    "))
         elif c["kind"] == "added":
             out.append(wrap(c["b_text"], "    "))
         elif c["kind"] == "removed":
             out.append(wrap(c["a_text"], "    "))
+    if len(notation) > NOTATION_SHOWN:
+        out += ["", bold(f"= notation only ({len(notation)}; --format json has each):", colour)]
+        out.append(wrap(", ".join(notation_labels(notation)), "    "))
     if not report["changes"]:
         out.append("\nNo differences.")
     return "\n".join(out)
+
+
+# A diff between two printings lists hundreds of clauses whose only change is "'" for "’":
+# past this many, they are named in one paragraph instead of shown word by word.
+NOTATION_SHOWN = 10
+
+
+def notation_labels(changes: list[dict[str, Any]]) -> list[str]:
+    return [c["to"] or c["from"] or f"({c['clause_kind']})" for c in changes]
 
 
 def render_trace(report: dict[str, Any], colour: bool = False) -> str:

@@ -53,6 +53,33 @@ def word_diff(a: str, b: str) -> list[dict[str, str]]:
     return ops
 
 
+def condensed(ops: list[dict[str, str]], context: int = 8) -> list[dict[str, str]]:
+    """The same operations with long unchanged stretches cut to ``context`` words on each
+    side of a change ("…" marks the cut): a one-word edit in the 300-word creature-type list
+    reads as that edit, not as the list."""
+    if not changed(ops):
+        return ops
+    out: list[dict[str, str]] = []
+    for k, op in enumerate(ops):
+        if op["op"] != "equal":
+            out.append(op)
+            continue
+        words = op["a"].split(" ")
+        after_change, before_change = k > 0, k < len(ops) - 1
+        if len(words) <= context * (after_change + before_change) + 1:
+            out.append(op)
+            continue
+        parts = []
+        if after_change:
+            parts.append(" ".join(words[: context + 1]))  # words[0] is "" after a change
+        parts.append("…")
+        if before_change:
+            parts.append(" ".join(words[-context - 1 :]))
+        text = " ".join(parts)
+        out.append({"op": "equal", "a": text, "b": text})
+    return out
+
+
 def changed(ops: list[dict[str, str]]) -> bool:
     return any(op["op"] != "equal" for op in ops)
 

@@ -7,7 +7,7 @@ import hashlib
 import stat
 from pathlib import Path
 
-from ..errors import InputError
+from ..errors import InputError, NotRulesError
 from ..model import DecodedText
 
 # A file larger than this is refused before it is read: the biggest real edition is 1.7 MB
@@ -31,8 +31,21 @@ def _looks_binary(data: bytes) -> bool:
 
 def decode_bytes(data: bytes, where: str) -> DecodedText:
     """Decode ``data`` (read from ``where``, used in messages) or raise InputError."""
+    text, encoding = decode_text(data, where)
+    return DecodedText(
+        text=text,
+        encoding=encoding,
+        newline=describe_newlines(text),
+        sha256=hashlib.sha256(data).hexdigest(),
+        size=len(data),
+    )
+
+
+def decode_text(data: bytes, where: str) -> tuple[str, str]:
+    """(text, encoding name) of ``data``, or InputError: the decoding alone, which the page
+    reader (sources/markup.py) shares."""
     if not data.strip():
-        raise InputError(f"{where}: the file is empty; give a file that holds rules text.")
+        raise NotRulesError(f"{where}: the file is empty; give a file that holds rules text.")
     text: str | None = None
     encoding = ""
     for bom, name in _BOMS:
@@ -53,7 +66,10 @@ def decode_bytes(data: bytes, where: str) -> DecodedText:
             break
     if text is None:
         if _looks_binary(data):
-            raise InputError(f"{where}: this is a binary file, not text; give a .txt rules file.")
+            raise InputError(
+                f"{where}: a binary file of no kind mtgrules reads; give the rules as text, "
+                "PDF, DOCX, Word .doc, RTF or a web or wiki page."
+            )
         try:
             text = data.decode("utf-8")
             encoding = "ascii" if data.isascii() else "utf-8"
@@ -68,14 +84,10 @@ def decode_bytes(data: bytes, where: str) -> DecodedText:
                     f"(byte 0x{data[exc.start]:02x} at offset {exc.start}); re-save it as UTF-8."
                 ) from None
     if not text.strip():
-        raise InputError(f"{where}: the file holds only whitespace; give a file with rules text.")
-    return DecodedText(
-        text=text,
-        encoding=encoding,
-        newline=describe_newlines(text),
-        sha256=hashlib.sha256(data).hexdigest(),
-        size=len(data),
-    )
+        raise NotRulesError(
+            f"{where}: the file holds only whitespace; give a file with rules text."
+        )
+    return text, encoding
 
 
 def describe_newlines(text: str) -> str:
@@ -97,8 +109,8 @@ def _too_big(where: str, size: int) -> InputError:
     )
 
 
-def read_source(path: Path) -> DecodedText:
-    """The file at ``path``, read (bounded) and decoded once."""
+def read_bytes(path: Path) -> bytes:
+    """The bytes of the file at ``path``, bounded: refused from its size before it is read."""
     where = str(path)
     try:
         st = path.stat()
@@ -106,7 +118,7 @@ def read_source(path: Path) -> DecodedText:
             raise IsADirectoryError
         # A device, FIFO or /proc file has no honest size and may never end.
         if not stat.S_ISREG(st.st_mode):
-            raise InputError(f"{where}: not a regular file; give a .txt file of rules text.")
+            raise InputError(f"{where}: not a regular file; give a file of rules text.")
         size = st.st_size
         if size > MAX_BYTES:
             raise _too_big(where, size)
@@ -123,4 +135,33 @@ def read_source(path: Path) -> DecodedText:
         raise InputError(f"{where}: permission denied; check the file's permissions.") from None
     except OSError as exc:
         raise InputError(f"{where}: cannot be read ({exc.strerror}).") from None
-    return decode_bytes(data, where)
+    return data
+
+
+def read_source(path: Path) -> DecodedText:
+    """The file at ``path``, read (bounded) once and turned into plain rules text, whatever its
+    format (detected from the content: sources/formats.py)."""
+    return decode_any(read_bytes(path), str(path))
+
+
+def decode_any(data: bytes, where: str, *, sha256: str | None = None) -> DecodedText:
+    """``data`` in any supported format (text, PDF, DOCX, .doc, RTF, HTML, Markdown, wiki) as
+    a DecodedText whose text is what the parser reads. InputError on bad input."""
+    from .formats import TEXT, extract_bytes  # formats imports this module
+
+    extracted = extract_bytes(data, where)
+    if extracted.format == TEXT:
+        # The decoded file, untouched: plain text parses exactly as it always did.
+        newline = describe_newlines(extracted.text)
+    else:
+        newline = describe_newlines(extracted.source) if extracted.source else "none"
+    return DecodedText(
+        text=extracted.text,
+        encoding=extracted.encoding[:32],
+        newline=newline,
+        sha256=sha256 or hashlib.sha256(data).hexdigest(),
+        size=len(data),
+        format=extracted.format,
+        source_lines=extracted.source_lines,
+        notes=list(extracted.notes),
+    )

@@ -8,16 +8,15 @@ quoting the French rules and then the English ones yields two editions.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 from ..model import Clause, ParsedEdition
-from ..text.detect import detect_language
-from ..text.fold import han_ratio
+from ..text.identify import identify_language, script_of_text
 from ..text.labels import RULE_REF, parent_of, split_labelled_line
-from ..text.language import is_chinese
 from .damage import find_damage
 from .dates import find_effective_date
-from .official import glossary_entry
+from .official import EXAMPLE, glossary_entry
 
 # "Regla 107.3 · Números y símbolos": a page about one rule names it in a heading.
 RULE_HEADING = re.compile(
@@ -33,6 +32,8 @@ BOILERPLATE = re.compile(
 )
 DATE_LINE = re.compile(r"(?:current|effective) as of|此规则于.*起生效", re.I)
 USERNAME = re.compile(r"^[\w.\-]{2,32}$")
+# BCP 47's tag for "language not determined": an edition whose language could not be told.
+UNDETERMINED = "und"
 
 
 @dataclass
@@ -67,8 +68,21 @@ def _looks_like_glossary(texts: list[str]) -> bool:
     return pairs >= 2
 
 
-def _cjk(text: str) -> bool:
-    return han_ratio(text) > 0.3
+def _other_language(text: str, than: str) -> bool:
+    """Is ``text`` in another language than ``than``? Another writing system (Korean after
+    English) says so for certain; within one script (French after English), both must be
+    identified, and differ."""
+    a, b = script_of_text(text), script_of_text(than)
+    if a is None or b is None:
+        return False
+    if a != b:
+        return True
+    la, lb = _identify(text), _identify(than)
+    return la is not None and lb is not None and la != lb
+
+
+def _identify(text: str) -> str | None:
+    return identify_language(text)
 
 
 def parse_scraped(lines: list[str]) -> list[ParsedEdition]:
@@ -81,7 +95,7 @@ def parse_scraped(lines: list[str]) -> list[ParsedEdition]:
         for i in labelled
         if i + 1 < len(texts)
         and not split_labelled_line(texts[i + 1])
-        and _cjk(texts[i + 1]) != _cjk(split_labelled_line(texts[i])[1])
+        and _other_language(texts[i + 1], split_labelled_line(texts[i])[1])
     ) >= 0.5 * len(labelled)
     glossary_mode = (
         not labelled
@@ -94,7 +108,7 @@ def parse_scraped(lines: list[str]) -> list[ParsedEdition]:
     context_rule: str | None = None
     expect_rule_body = False
     in_subrules = False
-    pending_translation: tuple[str, bool] | None = None  # (label, its text is CJK)
+    pending_translation: tuple[str, str] | None = None  # (label, its text)
     in_credits = False
     entry: _Item | None = None  # the glossary entry that paragraphs are added to
 
@@ -121,7 +135,7 @@ def parse_scraped(lines: list[str]) -> list[ParsedEdition]:
             label, rest = labelled_line
             last_label = label
             entry = None
-            pending_translation = (label, _cjk(rest)) if interleaved else None
+            pending_translation = (label, rest) if interleaved else None
             clause = Clause(
                 "rule",
                 rest,
@@ -131,7 +145,7 @@ def parse_scraped(lines: list[str]) -> list[ParsedEdition]:
                 flags=find_damage(rest),
                 line=line,
             )
-            items.append(_Item(clause, detect_language(rest)))
+            items.append(_Item(clause, _identify(rest)))
             continue
         if (m := RULE_HEADING.match(text)) is not None:
             context_rule, expect_rule_body, in_subrules = m[1], True, False
@@ -142,9 +156,9 @@ def parse_scraped(lines: list[str]) -> list[ParsedEdition]:
             items.append(_Item(Clause("heading", text, line=line), None))
             continue
 
-        language = detect_language(text)
+        language = _identify(text)
         refs = sorted(set(RULE_REF.findall(text)))
-        if pending_translation and _cjk(text) != pending_translation[1]:
+        if pending_translation and _other_language(text, pending_translation[1]):
             label = pending_translation[0]
             pending_translation = None
             # Its label comes from the line it translates, not from its own text.
@@ -182,7 +196,7 @@ def parse_scraped(lines: list[str]) -> list[ParsedEdition]:
         if glossary_mode:
             nxt = texts[idx + 1] if idx + 1 < len(texts) else ""
             if _is_term(text) and nxt and not _is_term(nxt):
-                entry = _Item(glossary_entry(text, "", line + 1), "en")
+                entry = _Item(glossary_entry(text, "", line + 1), None)
                 entry.clause.raw = ""
                 items.append(entry)
                 continue
@@ -191,8 +205,13 @@ def parse_scraped(lines: list[str]) -> list[ParsedEdition]:
                 c.raw = f"{c.raw}\n{text}" if c.raw else text
                 updated = glossary_entry(c.term or "", c.raw, c.line)
                 c.refs, c.flags = updated.refs, updated.flags
-                entry.language = detect_language(c.raw) or entry.language
+                entry.language = _identify(c.raw) or entry.language
                 continue
+        if last_label is not None and EXAMPLE.match(text):
+            # "Example: ..." after a rule belongs to it, as in the official files.
+            clause = Clause("example", text, parent=last_label, refs=refs, flags=flags, line=line)
+            items.append(_Item(clause, language))
+            continue
         if text.endswith(":") and len(text.split()) <= 15:
             items.append(_Item(Clause("heading", text, line=line), None))
             continue
@@ -209,16 +228,33 @@ def parse_scraped(lines: list[str]) -> list[ParsedEdition]:
 
 
 def _smooth_rule_languages(items: list[_Item]) -> None:
-    """A rule whose detected language disagrees with both neighbouring rules takes theirs."""
+    """A rule whose detected language disagrees with both neighbouring rules takes theirs
+    (when it is written in their script); a rule, or glossary entry, whose language could not
+    be told takes the language most rules in its script have. What is still unknown stays
+    None: the caller asks for --lang rather than guess."""
     rules = [it for it in items if it.clause.kind == "rule"]
     for prev, cur, nxt in zip(rules, rules[1:], rules[2:], strict=False):
         if prev.language == nxt.language and cur.language != prev.language:
-            if is_chinese(cur.language or "") == is_chinese(prev.language or ""):
+            if script_of_text(cur.clause.raw) == script_of_text(prev.clause.raw):
                 cur.language = prev.language
-    fallback = next((r.language for r in rules if r.language), "en")
-    for it in rules:
-        if it.language is None:
-            it.language = fallback
+    anchored = [it for it in items if it.clause.kind in ("rule", "glossary")]
+    groups: dict[str | None, list[_Item]] = {}
+    for it in anchored:
+        groups.setdefault(script_of_text(it.clause.raw), []).append(it)
+    for members in groups.values():
+        votes = Counter(it.language for it in members if it.language)
+        if sum(votes.values()) * 2 < len(members):
+            # Most lines could not be told apart (short lines, or a language outside the
+            # identifier's set, whose few lines it names at random): the page's text in this
+            # script, taken together, decides for all of them, or nothing does.
+            whole = identify_language(" ".join(it.clause.raw for it in members)[:20000])
+            for it in members:
+                it.language = whole
+            continue
+        best = votes.most_common(1)[0][0]
+        for it in members:
+            if it.language is None:
+                it.language = best
 
 
 def _group_editions(items: list[_Item]) -> list[ParsedEdition]:
@@ -229,7 +265,7 @@ def _group_editions(items: list[_Item]) -> list[ParsedEdition]:
     for it in items:
         if it.clause.kind not in ("rule", "glossary"):
             continue
-        lang = it.language or "en"
+        lang = it.language or UNDETERMINED
         label = it.clause.label
         idx = current.get(lang)
         if idx is not None and label is not None:
@@ -272,7 +308,7 @@ def _group_editions(items: list[_Item]) -> list[ParsedEdition]:
         if anchored[i]:
             continue
         before, after = prev_any[i], next_any[i]
-        if it.clause.kind == "commentary":
+        if it.clause.kind in ("commentary", "example"):
             same = prev_same[i] if prev_same[i] is not None else next_same[i]
             pick = same if same is not None else (before if before is not None else after)
         elif it.clause.kind == "heading":

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import insert
@@ -37,8 +38,14 @@ _SQLITE_INSERT = (
 
 
 def _json(value: list[Any]) -> str:
-    # Most clauses have no flags and no references: skip the encoder for them.
-    return "[]" if not value else json.dumps(value)
+    # Most clauses have no flags and no references: skip the encoder for them; the others
+    # repeat across editions (the same rule cites the same rules), so encode each list once.
+    return "[]" if not value else _encoded(tuple(value))
+
+
+@lru_cache(maxsize=65536)
+def _encoded(value: tuple[Any, ...]) -> str:
+    return json.dumps(list(value))
 
 
 def insert_clauses(session: Session, edition_id: int, clauses: Sequence[ParsedClause]) -> int:

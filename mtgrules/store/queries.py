@@ -8,6 +8,7 @@ SQLAlchemy (see store/sql.py for why). Only list_revisions, off that path, uses 
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -129,7 +130,45 @@ def find_edition(infos: list[EditionInfo], key: str) -> EditionInfo:
         hits = [e for e in infos if test(e)]
         if hits:
             return hits[0]
-    raise NotFoundError(f"no edition '{key}' in the store; list them with: mtgrules editions")
+    names = [e.slug for e in infos]
+    close = difflib.get_close_matches(key, names, n=3, cutoff=0.6)
+    hint = f"did you mean {', '.join(close)}? " if close else ""
+    raise NotFoundError(
+        f"no edition '{key}' in the store; {hint}list them with: mtgrules editions"
+    )
+
+
+def find_edition_or_version(session: Session, infos: list[EditionInfo], key: str) -> EditionInfo:
+    """``find_edition``, and also an earlier version (superseded) of an edition by its id."""
+    try:
+        return find_edition(infos, key)
+    except NotFoundError:
+        if not key.strip().isdigit():
+            raise
+    rows = fetch(
+        session,
+        "SELECT e.id, e.language, e.kind, e.date, e.clause_count, e.rule_count, "
+        "e.revision_id, d.name FROM edition e JOIN document d ON d.id = e.document_id "
+        "WHERE e.id = :id",
+        {"id": int(key)},
+    )
+    if not rows:
+        raise NotFoundError(f"no edition '{key}' in the store; list them with: mtgrules editions")
+    r = rows[0]
+    date = iso_date(r.date)
+    base = f"{r.language}-{date if date else r.name}"
+    return EditionInfo(
+        id=r.id,
+        slug=f"{base}-{r.id}",
+        language=r.language,
+        kind=r.kind,
+        date=date,
+        source=r.name,
+        sources=[r.name],
+        clauses=r.clause_count,
+        rules=r.rule_count,
+        revision=r.revision_id,
+    )
 
 
 def filter_editions(
@@ -248,6 +287,8 @@ def rule_clauses(session: Session, edition_id: int, rule: str) -> list[ClauseVie
 
 
 def edition_clauses(session: Session, edition_id: int) -> list[ClauseView]:
+    """Every clause of an edition, in order. Plain rows rather than ORM objects: an edition is
+    4,000 clauses, and the aligner and reports read several editions per command."""
     rows = fetch(
         session,
         f"SELECT {_CLAUSE_COLUMNS} FROM clause WHERE edition_id = :e ORDER BY position",

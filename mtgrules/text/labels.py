@@ -22,6 +22,7 @@ _LINE_LABEL = re.compile(
 SECTION_HEADING = re.compile(r"^(?P<label>[0-9]{1,3})\.\s+(?P<title>\S.*)$")
 # References to rules inside a text: "rule 601", "107.3i", "规则107.3".
 RULE_REF = re.compile(r"(?<![0-9.])([0-9]{3}(?:\.[0-9]{1,4}[a-z]?)?)(?![0-9])")
+_DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"
 _QUERY_LABEL = re.compile(r"^(?:[0-9]{1,3}|[0-9]{3}\.[0-9]{1,4}[a-z]?)$")
 # A search query that is a rule number: the line labels' shape, any case, an optional dot.
 _RULE_QUERY = re.compile(r"^\s*([0-9]{3}(?:\.[0-9]{1,4}[a-z]?)?)\.?\s*$", re.I | re.ASCII)
@@ -29,6 +30,10 @@ _RULE_QUERY = re.compile(r"^\s*([0-9]{3}(?:\.[0-9]{1,4}[a-z]?)?)\.?\s*$", re.I |
 
 def split_labelled_line(line: str) -> tuple[str, str] | None:
     """Return (label, text) when ``line`` starts with a rule label, else None."""
+    # Most lines of a rules file are not labelled (wrapped text, examples, the glossary): a
+    # label starts with three ASCII digits and a dot, checked before the regex runs.
+    if len(line) < 6 or line[3] != "." or not line[:3].isdigit() or not line[:3].isascii():
+        return None
     m = _LINE_LABEL.match(line)
     if not m:
         return None
@@ -36,7 +41,10 @@ def split_labelled_line(line: str) -> tuple[str, str] | None:
     if not rest.strip():
         return None
     first = rest[0]
-    glued_ok = not first.isascii()  # Chinese text glued to the label
+    # Chinese text glued to the label. Not a dash, nor a Latin letter: "409.1f–h." (and its
+    # mis-decoded "409.1fÐh.") is a wrapped reference to rules 409.1f to 409.1h in the
+    # 2003-2004 editions, not rule 409.1f.
+    glued_ok = ord(first) >= 0x0370 and first not in _DASHES
     if m["dot"]:
         # "100.1. Text" or "901.4.All": anything may follow the dot except another digit.
         if first.isdigit():

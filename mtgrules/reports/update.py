@@ -1,0 +1,554 @@
+"""The translator's update report: translation T, made from English S, brought up to English N.
+
+Never T against N in one step: across language and time at once, the aligner blames the
+translation for every change the English made since. Instead the report pivots through S:
+
+1. T is aligned with S, the English it was made from (same date: labels and content agree);
+2. S is aligned with N (one language: the aligner is at its best there);
+3. the two are composed. Each clause of N gets one status: ``unchanged`` (keep the
+   translation), ``changed`` (the English changed since S: the word diff beside the current
+   translation), ``new`` (translate it), ``renumbered`` (old label -> new label); each clause
+   of S that N dropped is ``removed``. A clause of T with no partner in S is matched with N
+   directly, and marked as lower confidence.
+
+Glossary entries are matched by their term (align/glossary.py), never by their position.
+The translation's own defects found on the way (duplicate labels, gaps, untranslated
+English, the QA checks) are reported beside the statuses.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from ..align.glossary import term_key
+from ..errors import QueryError
+from ..record import INTERNAL, OPTIONAL, Record
+from ..store.queries import ClauseView, EditionInfo, edition_clauses, find_edition, list_editions
+from ..text.labels import label_sort_key
+from ..text.language import is_english
+from . import checks as qa
+from .common import newest_english
+from .drift import DriftClause, EditionDrift, Renumbering
+from .source import SourceChoice, find_source
+from .worddiff import changed, summarize, word_diff
+
+STATUSES = ("unchanged", "changed", "new", "renumbered", "removed")
+# What a translator translates: rules, their examples, section headings, glossary entries.
+UPDATED_KINDS = ("rule", "example", "heading", "glossary")
+# A clause of T that its source lacks is matched with N straight only on this much evidence.
+DIRECT_MIN_SCORE = 0.6
+
+
+@dataclass
+class UpdateItem(Record):
+    """One clause of the target English N (or, when ``removed``, of the source S) and what
+    the translation must do about it."""
+
+    status: str  # unchanged | changed | new | renumbered | removed
+    kind: str  # rule | example | heading | glossary
+    label: str | None  # the label in N (in S for a removed clause)
+    from_label: str | None  # the label in S, when there is a partner there
+    parent: str | None
+    term: str | None  # a glossary entry's English term
+    english: str  # N's text (S's for a removed clause): what to translate
+    translation: str | None  # the translation's current text, if it has the clause
+    # "pivot": through S; "direct": T matched with N straight (lower confidence); "none".
+    confidence: str = "pivot"
+    translated_term: str | None = field(default=None, metadata=OPTIONAL)
+    translation_label: str | None = field(default=None, metadata=OPTIONAL)
+    english_before: str | None = field(default=None, metadata=OPTIONAL)  # S's text
+    english_diff: list[dict[str, Any]] | None = field(default=None, metadata=OPTIONAL)
+    gist: str | None = field(default=None, metadata=OPTIONAL)
+    # The translation lacks this clause although its source English had it.
+    gap: bool | None = field(default=None, metadata=OPTIONAL)
+    # A glossary entry whose English term changed (Totem Armor -> Umbra Armor).
+    renamed_from: str | None = field(default=None, metadata=OPTIONAL)
+    n_id: int | None = field(default=None, metadata=INTERNAL)  # the clause of N
+
+
+@dataclass
+class Defects(Record):
+    """The translation's own defects, found while aligning it with its source."""
+
+    mislabels: list[dict[str, Any]]  # {label (as in T), expected (S's), kind, text}
+    duplicate_labels: list[str]
+    gaps: list[dict[str, Any]]  # clauses of S the translation lacks
+    untranslated: list[str]  # labels of clauses still in English
+
+
+@dataclass
+class UpdateReport(Record):
+    edition: EditionInfo  # the translation T
+    reference: EditionInfo  # the target English N
+    source: SourceChoice  # the English S it was made from
+    clauses: list[UpdateItem]  # one per clause of N, in N's order
+    removed: list[UpdateItem]
+    added: list[DriftClause]  # clauses of T with no counterpart in N
+    defects: Defects
+    checks: list[qa.Finding]
+
+    @property
+    def missing(self) -> list[DriftClause]:
+        """What the translation lacks against N: its new clauses, its gaps, and the glossary
+        entries whose English term was renamed (the translation has no entry under the new
+        term; its old entry is listed as changed, with the rename)."""
+        return [
+            DriftClause(i.label, i.parent, i.kind, i.english, i.term)
+            for i in self.clauses
+            if i.kind in ("rule", "example", "glossary")
+            and (i.status == "new" or i.renamed_from is not None)
+        ]
+
+    @property
+    def renumbered(self) -> list[Renumbering]:
+        return [
+            Renumbering(self.edition.id, i.from_label, i.label)
+            for i in self.clauses
+            if i.kind == "rule" and i.from_label and i.label and i.from_label != i.label
+        ]
+
+    @property
+    def changed(self) -> list[UpdateItem]:
+        return [i for i in self.clauses if i.status == "changed"]
+
+    @property
+    def downgrade(self) -> bool:
+        return (self.reference.date or "") < (self.source.edition.date or "")
+
+    def counts(self) -> dict[str, int]:
+        out = dict.fromkeys(STATUSES, 0)
+        for item in [*self.clauses, *self.removed]:
+            out[item.status] += 1
+        return out
+
+    def summary(self) -> dict[str, Any]:
+        errors = sum(1 for f in self.checks if f.severity == qa.ERROR)
+        return {
+            **self.counts(),
+            "matched": sum(1 for i in self.clauses if i.translation is not None),
+            "missing": len(self.missing),
+            "added": len(self.added),
+            "renumbered_labels": len(self.renumbered),
+            "direct": sum(1 for i in self.clauses if i.confidence == "direct"),
+            "gaps": len(self.defects.gaps),
+            "mislabels": len(self.defects.mislabels),
+            "errors": errors,
+            "warnings": len(self.checks) - errors,
+        }
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "edition": self.edition.header_json(),
+            "reference": self.reference.header_json(),
+            "source": {
+                **self.source.edition.header_json(),
+                "how": self.source.how,
+                "why": self.source.why,
+                "fit": self.source.fit,
+            },
+            "missing": [m.as_json() for m in self.missing],
+            "added": [a.as_json() for a in self.added],
+            "renumbered": [r.as_json() for r in self.renumbered],
+            "changed": [
+                {
+                    "label": i.label,
+                    "from_label": i.from_label,
+                    "kind": i.kind,
+                    "term": i.term,
+                    "english": i.english,
+                    "english_before": i.english_before,
+                    "english_diff": i.english_diff,
+                    "gist": i.gist,
+                    "translation": i.translation,
+                }
+                for i in self.changed
+            ],
+            "removed": [i.as_json() for i in self.removed],
+            "checks": [f.as_json() for f in self.checks],
+            "defects": self.defects.as_json(),
+            "summary": self.summary(),
+            "clauses": [i.as_json() for i in self.clauses],
+        }
+
+    def has_differences(self) -> bool:
+        return any(i.status != "unchanged" for i in [*self.clauses, *self.removed]) or any(
+            f.severity == qa.ERROR for f in self.checks
+        )
+
+    def as_drift(self) -> EditionDrift:
+        """The same content as `drift --edition T --reference N` reports it."""
+        s = self.summary()
+        summary = {
+            "matched": s["matched"],
+            "missing": s["missing"],
+            "added": s["added"],
+            "renumbered": s["renumbered_labels"],
+            "errors": s["errors"],
+            "warnings": s["warnings"],
+        }
+        # In drift's terms every renumbering is a label move of a matched clause.
+        moved = [
+            Renumbering(r.edition, r.from_label, r.to_label, pair="moved") for r in self.renumbered
+        ]
+        return EditionDrift(
+            self.edition, self.reference, self.missing, self.added, moved, self.checks, summary
+        )
+
+
+# --- composing the two alignments ----------------------------------------------------------
+
+
+def _pairs(
+    session: Session, a: EditionInfo, b: EditionInfo
+) -> list[tuple[ClauseView, ClauseView, float]]:
+    """Clause pairs (a side, b side, score) of a stored or computed whole-edition alignment."""
+    from ..align import align_editions
+
+    return [(p.a, p.b, p.score) for p in align_editions(session, a.id, b.id).pairs if p.a and p.b]
+
+
+def _index(pairs) -> tuple[dict[int, list[ClauseView]], dict[int, list[ClauseView]]]:
+    forward: dict[int, list[ClauseView]] = defaultdict(list)
+    backward: dict[int, list[ClauseView]] = defaultdict(list)
+    for a, b, _score in pairs:
+        forward[a.id].append(b)
+        backward[b.id].append(a)
+    return forward, backward
+
+
+def _glossary(clauses: list[ClauseView]) -> list[ClauseView]:
+    return [c for c in clauses if c.kind == "glossary"]
+
+
+def _learned_terms(
+    session: Session, language: str, infos: list[EditionInfo]
+) -> dict[str, set[str]]:
+    """Term pairs the store already knows for ``language``: translated term -> English terms,
+    from the glossary pairs of stored alignments of its editions with their English."""
+    from ..align.glossary import term_key
+    from ..align.storage import stored_glossary_pairs
+
+    ids = {e.id for e in infos if e.language == language}
+    english = {e.id for e in infos if is_english(e.language)}
+    out: dict[str, set[str]] = defaultdict(set)
+    for en_term, tr_term in stored_glossary_pairs(session, english, ids):
+        out[term_key(tr_term)].add(term_key(en_term))
+    return out
+
+
+def update_report(
+    session: Session,
+    translation: str,
+    *,
+    to: str | None = None,
+    source: str | None = None,
+    as_of: int | None = None,
+) -> UpdateReport:
+    """What translation ``translation`` must change to follow English ``to`` (default: the
+    newest English edition). ``source``: the English it was made from, if the store cannot
+    tell (by default: its own English, the English of its date, else the best fit)."""
+    from ..align.glossary import match_same_language, match_translation
+
+    infos = list_editions(session, as_of)
+    target = find_edition(infos, translation)
+    if is_english(target.language):
+        raise QueryError(
+            f"{target.slug} is English; update brings a translation up to date. To compare two "
+            f"English editions run: mtgrules diff {target.slug} NEWER"
+        )
+    if to:
+        reference = find_edition(infos, to)
+    else:
+        newest = newest_english(infos, exclude=target.id)
+        if newest is None:
+            raise QueryError("no dated English edition to update to; give one: --to E")
+        reference = newest
+    if not is_english(reference.language):
+        raise QueryError(
+            f"--to names {reference.slug}, which is {reference.language}; give the English "
+            "edition to update to (e.g. --to en-2026-01-16)"
+        )
+    if source:
+        chosen = find_edition(infos, source)
+        if not is_english(chosen.language):
+            raise QueryError(f"--source names {chosen.slug}, which is not English")
+        origin = SourceChoice(chosen, "given", f"{chosen.slug} was given with --source")
+    else:
+        origin = find_source(session, target, infos)
+    src = origin.edition
+    if (reference.date or "") < (src.date or ""):
+        raise QueryError(
+            f"{reference.slug} is older than {src.slug}, the English {target.slug} was made "
+            f"from; give a newer --to (to see what changed between them: mtgrules diff "
+            f"{reference.slug} {src.slug})"
+        )
+
+    t_clauses = _translatable(edition_clauses(session, target.id))
+    s_clauses = _translatable(edition_clauses(session, src.id))
+    n_clauses = (
+        s_clauses
+        if reference.id == src.id
+        else _translatable(edition_clauses(session, reference.id))
+    )
+    # A page that translates a few rules (a forum post on 107.3) is brought up to date on
+    # those rules, not blamed for the 4,000 others.
+    from ..align.edition import fragment_scope
+
+    n_scope = fragment_scope(t_clauses, n_clauses)
+    if n_scope is not None:
+        n_clauses = [n_clauses[k] for k in n_scope]
+    s_scope = fragment_scope(t_clauses, s_clauses)
+    if s_scope is not None:
+        s_clauses = [s_clauses[k] for k in s_scope]
+
+    # 1. T with S. Glossary entries by term (see align/glossary.py), the rest as aligned.
+    st_all = _pairs(session, src, target)
+    st = [(a, b, sc) for a, b, sc in st_all if a.kind != "glossary" and b.kind != "glossary"]
+    st_gloss = match_translation(
+        _glossary(s_clauses),
+        _glossary(t_clauses),
+        target.language,
+        [(a, b, sc) for a, b, sc in st_all if a.kind == b.kind == "glossary"],
+        _learned_terms(session, target.language, infos),
+    )
+    st += [(m.a, m.b, m.score) for m in st_gloss]
+    s_to_t, t_to_s = _index(st)
+
+    # 2. S with N (nothing to align when T is brought up to its own source).
+    if reference.id == src.id:
+        sn = [(c, c, 1.0) for c in s_clauses]
+    else:
+        sn_all = _pairs(session, src, reference)
+        sn = [(a, b, sc) for a, b, sc in sn_all if a.kind != "glossary" and b.kind != "glossary"]
+        sn += [
+            (m.a, m.b, m.score)
+            for m in match_same_language(_glossary(s_clauses), _glossary(n_clauses))
+        ]
+    s_to_n, n_to_s = _index(sn)
+    wanted = {c.id for c in s_clauses}
+    s_to_n = {
+        k: [n for n in v if n.kind in UPDATED_KINDS] for k, v in s_to_n.items() if k in wanted
+    }
+
+    # 3. Compose: one item per clause of N.
+    items: list[UpdateItem] = []
+    for n in n_clauses:
+        sources = [s for s in n_to_s.get(n.id, []) if s.id in wanted]
+        translated = [t for s in sources for t in s_to_t.get(s.id, [])]
+        items.append(_item(n, sources, translated))
+
+    # 4. Clauses of T its source lacks: matched with N straight (lower confidence).
+    paired_t = {t.id for ts in s_to_t.values() for t in ts}
+    leftovers = [t for t in t_clauses if t.id not in paired_t]
+    rescued = _direct(leftovers, items, n_clauses, target.language)
+    for t, k in rescued:
+        item = items[k]
+        item.translation, item.confidence, item.gap = t.text, "direct", None
+        item.translation_label = t.label if t.label != item.label else None
+        if item.status == "new":
+            item.status = (
+                "unchanged"
+                if not item.from_label or item.from_label == item.label
+                else "renumbered"
+            )
+            if item.english_before is not None and changed(
+                word_diff(item.english_before, item.english)
+            ):
+                item.status = "changed"
+    rescued_ids = {t.id for t, _ in rescued}
+
+    # 5. Clauses of S that N dropped.
+    removed = [
+        UpdateItem(
+            "removed",
+            s.kind,
+            s.label,
+            s.label,
+            s.parent,
+            s.term,
+            s.norm,
+            " ".join(t.text for t in s_to_t.get(s.id, [])) or None,
+            translated_term=next((t.term for t in s_to_t.get(s.id, []) if t.term), None),
+        )
+        for s in s_clauses
+        if not s_to_n.get(s.id)
+    ]
+    removed_s = {s.id for s in s_clauses if not s_to_n.get(s.id)}
+    added = [
+        DriftClause(t.label, t.parent, t.kind, t.norm, t.term)
+        for t in t_clauses
+        if t.kind in ("rule", "example", "glossary")
+        and t.id not in rescued_ids
+        and (t.id not in t_to_s or all(s.id in removed_s for s in t_to_s[t.id]))
+    ]
+
+    defects = _defects(origin, s_clauses, t_clauses, s_to_t, t_to_s)
+    findings = _checks(target, reference, items, st, s_to_n)
+    defects.untranslated = sorted(
+        {f.label or f.key or "" for f in findings if f.check == "untranslated"} - {""},
+        key=label_sort_key,
+    )
+    return UpdateReport(target, reference, origin, items, removed, added, defects, findings)
+
+
+def _translatable(clauses: list[ClauseView]) -> list[ClauseView]:
+    """The clauses a translator translates: rules, examples, glossary entries and the
+    numbered section headings (not "Glossary" or "Credits")."""
+    return [c for c in clauses if c.kind in UPDATED_KINDS and (c.kind != "heading" or c.label)]
+
+
+def _item(n: ClauseView, sources: list[ClauseView], translated: list[ClauseView]) -> UpdateItem:
+    s = sources[0] if sources else None
+    item = UpdateItem(
+        "new",
+        n.kind,
+        n.label,
+        s.label if s else None,
+        n.parent,
+        n.term,
+        n.norm,
+        " ".join(t.text for t in translated) or None,
+        translated_term=next((t.term for t in translated if t.term), None),
+        n_id=n.id,
+    )
+    if s is None:
+        return item
+    # A renumbering names S's label; where the translation wrote another (a mislabel, listed
+    # with the defects), its own label is shown beside it.
+    t_labels = [t.label for t in translated if t.label]
+    if t_labels and s.label not in t_labels:
+        item.translation_label = t_labels[0]
+    before = " ".join(x.norm for x in sources)
+    item.english_before = before
+    if not translated:
+        item.gap = True
+        return item
+    words = word_diff(before, n.norm) if before != n.norm else []
+    renamed = n.kind == "glossary" and term_key(s.term) != term_key(n.term)
+    if renamed:
+        item.renamed_from = s.term
+    if changed(words) or renamed:
+        item.status = "changed"
+        item.english_diff = words
+        item.gist = "; ".join(
+            ([f"term renamed: {s.term} -> {n.term}"] if renamed else [])
+            + ([summarize(words)] if changed(words) else [])
+        )
+    elif s.label != n.label and n.kind in ("rule", "heading"):
+        item.status = "renumbered"
+    else:
+        item.status = "unchanged"
+    if item.status == "unchanged":
+        item.english_before = None  # the same as english
+    return item
+
+
+def _direct(
+    leftovers: list[ClauseView], items: list[UpdateItem], n_clauses: list[ClauseView], language: str
+) -> list[tuple[ClauseView, int]]:
+    """Clauses of T that its source lacks, paired with untranslated clauses of N when their
+    content agrees (numbers, symbols, references, termbase). Candidates share the clause's
+    label or parent rule (or, for glossary entries, are entries too): a clause is never
+    matched across the whole edition on content alone."""
+    open_items = [k for k, i in enumerate(items) if i.translation is None]
+    if not leftovers or not open_items:
+        return []
+    from ..align.features import featurize, similarity
+
+    by_key: dict[tuple[str, str | None], list[int]] = defaultdict(list)
+    for k in open_items:
+        n = n_clauses[k]
+        by_key[(n.kind, n.label or n.parent)].append(k)
+        if n.kind == "glossary":
+            by_key[("glossary", None)].append(k)
+    english_features: dict[int, Any] = {}
+    scored = []
+    for t in leftovers:
+        key = ("glossary", None) if t.kind == "glossary" else (t.kind, t.label or t.parent)
+        candidates = by_key.get(key, [])
+        if not candidates:
+            continue
+        ft = featurize(t.norm, language)
+        for k in candidates:
+            if k not in english_features:
+                english_features[k] = featurize(n_clauses[k].norm, "en")
+            score, _evidence = similarity(english_features[k], ft)
+            if score >= DIRECT_MIN_SCORE:
+                scored.append((score, t.id, k, t))
+    scored.sort(key=lambda x: -x[0])
+    used_t: set[int] = set()
+    used_k: set[int] = set()
+    out = []
+    for _score, tid, k, t in scored:
+        if tid in used_t or k in used_k:
+            continue
+        used_t.add(tid)
+        used_k.add(k)
+        out.append((t, k))
+    return out
+
+
+def _defects(
+    origin: SourceChoice,
+    s_clauses: list[ClauseView],
+    t_clauses: list[ClauseView],
+    s_to_t: dict[int, list[ClauseView]],
+    t_to_s: dict[int, list[ClauseView]],
+) -> Defects:
+    rule_labels = Counter(t.label for t in t_clauses if t.kind == "rule" and t.label)
+    duplicates = sorted((lab for lab, n in rule_labels.items() if n > 1), key=label_sort_key)
+    mislabels = []
+    # Labels are compared only with an English of the same date: across dates they move.
+    if origin.how != "best-fit":
+        for t in t_clauses:
+            if t.kind != "rule" or not t.label:
+                continue
+            partners = [s for s in t_to_s.get(t.id, []) if s.label]
+            if partners and all(s.label != t.label for s in partners):
+                mislabels.append(
+                    {
+                        "label": t.label,
+                        "expected": partners[0].label,
+                        "kind": t.kind,
+                        "text": t.text,
+                    }
+                )
+    gaps = [
+        {"label": s.label, "kind": s.kind, "term": s.term, "english": s.norm}
+        for s in s_clauses
+        if s.kind in ("rule", "glossary") and not s_to_t.get(s.id)
+    ]
+    return Defects(mislabels, duplicates, gaps, [])
+
+
+def _checks(
+    target: EditionInfo,
+    reference: EditionInfo,
+    items: list[UpdateItem],
+    st: list[tuple[ClauseView, ClauseView, float]],
+    s_to_n: dict[int, list[ClauseView]],
+) -> list[qa.Finding]:
+    """The QA checks: each clause of T on its own, and against the English it translates."""
+    out: list[qa.Finding] = []
+    for s, t, _score in st:
+        n_side = s_to_n.get(s.id, [])
+        key = n_side[0].label if n_side and n_side[0].label else s.label
+        for sev, name, msg in qa.check_clause(t.norm, t.flags, t.kind):
+            out.append(qa.Finding(target.id, key, sev, name, msg, t.label))
+        if s.kind == t.kind == "rule":
+            for sev, name, msg in qa.check_pair(
+                s.norm,
+                t.norm,
+                source_lang="en",
+                target_lang=target.language,
+                source_label=s.label,
+                target_label=t.label,
+                target_flags=t.flags,
+            ):
+                out.append(qa.Finding(target.id, key, sev, name, msg, t.label))
+    out.sort(key=lambda f: label_sort_key(f.key or ""))
+    return out

@@ -1,0 +1,52 @@
+"""Notations that changed while the wording did not. The raw text always keeps what was printed.
+
+- ``fold_old_mana``: the 2003-2004 editions wrote mana and tap symbols as ``{oW}``, ``{o1}``,
+  ``{oT}`` (the "o" told the typesetting font to draw a symbol); later editions write ``{W}``,
+  ``{1}``, ``{T}``. Same symbols, so ``normalize_text`` folds the old form.
+- ``fold_ascii_typography``: the plain-text editions of 2006-2012 spell out in ASCII what the
+  PDF, Word and RTF files of the same date print as typography: ``--`` or ``-`` for an em dash,
+  ``(TM)``/``(R)`` for the trademark signs, ``<url>`` for a link. It is *not* part of
+  ``normalize_text`` (a decision for whoever matches editions across formats); the format
+  tests use it to compare a PDF with the .txt of its date, and say so.
+"""
+
+from __future__ import annotations
+
+import re
+
+# {oW} {oU} {oB} {oR} {oG} {oX} {oY} {oZ} {oT} {o0}..{o20}: "o" then one symbol's code. Two
+# to four characters keep "{of}" in a sentence (none in the rules, but cheap to respect)
+# from being read as a symbol: only a capital letter or a number follows the "o".
+_OLD_MANA = re.compile(r"\{o([A-Z]|[0-9]{1,2}|[A-Z]/[A-Z0-9])\}")
+
+
+def fold_old_mana(text: str) -> str:
+    """``{oX}`` -> ``{X}``: the 2003-2004 symbol notation, written as every later edition does."""
+    if "{o" not in text:  # the common case costs one substring search
+        return text
+    return _OLD_MANA.sub(r"{\1}", text)
+
+
+# An em dash, "--", or a hyphen with a space before it and a space or closing mark after
+# it (the 2006 text file's "Artifact - Equipment" and "Choose one -").
+_EM_DASH = re.compile(r"\s*(?:--|\u2014)\s*|\s+-(?:\s+|(?=[\"'\u201d\u2019.,;)]))")
+_TRADEMARK = re.compile(r"_?\((?:tm|TM)\)|(?<=[a-z])_?TM\b|\u2122")
+_REGISTERED = re.compile(r"\((?:r|R)\)|\u00ae")
+_COPYRIGHT = re.compile(r"\((?:c|C)\)|\u00a9")
+_ANGLED_URL = re.compile(r"<((?:https?://|www\.)[^<>\s]+)>")
+
+
+def fold_ascii_typography(text: str) -> str:
+    """Fold the ASCII spellings of plain-text editions and their typographic forms together.
+
+    An em dash, ``--`` or a spaced hyphen becomes "-" with no spaces (for one em dash the
+    2006 text file writes "cards-even" and "Artifact - Equipment", the 2009-2012 ones
+    "cards -- even", the RTF "cards\u2014even"); the trademark, registered and
+    copyright signs and their ``(TM)``, ``(R)``, ``(C)`` spellings become the signs, and a link
+    in angle brackets loses its brackets. Apply it to the raw text, before ``normalize_text``
+    (which folds the em dash into a hyphen that could no longer be told from "turn-based")."""
+    text = _ANGLED_URL.sub(r"\1", text)
+    text = _EM_DASH.sub("-", text)
+    text = _TRADEMARK.sub("\u2122", text)
+    text = _REGISTERED.sub("\u00ae", text)
+    return _COPYRIGHT.sub("\u00a9", text)
