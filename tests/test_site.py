@@ -152,7 +152,7 @@ def make_small_site(base: Path) -> tuple[Path, Path]:
     """A store with two real English editions (rules 100-107), the newer one carrying a
     rule with markup in it, and the site built from it by the command line."""
     src = base / "src"
-    src.mkdir()
+    src.mkdir(parents=True)
     (src / "cr-en-2025-11-14.txt").write_text(_excerpt("cr-en-2025-11-14.txt"), encoding="utf-8")
     (src / "cr-en-2026-01-16.txt").write_text(
         _excerpt("cr-en-2026-01-16.txt", HOSTILE), encoding="utf-8"

@@ -556,9 +556,7 @@ def _side_by_side(
     newest = data.plan.newest
     assert newest is not None
     today = data.linker(newest.id, depth)
-    headers = [f"English {esc(newest.date)}"] + [
-        f"{esc(_lang(e))}<br><small>{esc(e.date or e.slug)}</small>" for _, e in columns
-    ]
+    headers = [f"{esc(_lang(e))}<br><small>{esc(e.date or e.slug)}</small>" for _, e in columns]
     rows = []
     for g, t in current:
         cells = [f'<a href="#{esc(placements[g].anchor)}">{esc(t.key)}</a> {today(_today_text(t))}']
@@ -579,7 +577,7 @@ def _side_by_side(
         '<p class="legend">An asterisk (*) marks a number the aligner inferred: the page '
         "gives the paragraph no number of its own.</p>"
         + table(
-            ["Today's English"] + headers[1:],
+            ["Today's English", *headers],
             rows,
             caption=f"Rule {esc(rule)} in English and in every translation that has it",
             class_="side",
@@ -737,7 +735,7 @@ def rules_index_page(data: SiteData, pages: list[str], summaries: dict[str, str]
 def search_page() -> str:
     body = """<h1>Search the rules</h1>
 <form id="search" role="search" action="#" onsubmit="return false">
-<label for="q">Words, or a rule number (today's or an old one, such as 104.3c)</label>
+<label for="q">Words, or a rule number: today's, or an old one such as 502.9f (trample before 2009)</label>
 <input id="q" name="q" type="search" autocomplete="off" spellcheck="false">
 </form>
 <p id="status" role="status" aria-live="polite"></p>

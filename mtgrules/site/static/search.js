@@ -12,9 +12,10 @@
   function fold(s) {
     return s.toLowerCase().normalize("NFKD").replace(/[\u0300-\u036f]/g, "");
   }
-  var haystack = data.map(function (e) {
-    return fold(e.l + " " + (e.o || "") + " " + e.t);
-  });
+  // Numbers (today's and former ones) and text are searched apart: a rule's former numbers
+  // must not push its first words away from the start of what is searched.
+  var numbers = data.map(function (e) { return " " + fold(e.l + " " + (e.o || "")) + " "; });
+  var texts = data.map(function (e) { return fold(e.t); });
 
   function run() {
     var query = fold(input.value.trim());
@@ -26,20 +27,18 @@
     var words = query.split(/\s+/);
     var hits = [];
     for (var i = 0; i < data.length; i++) {
-      var text = haystack[i];
       var score = 0;
       var ok = true;
       for (var k = 0; k < words.length; k++) {
-        var at = text.indexOf(words[k]);
+        var word = words[k];
+        if (numbers[i].indexOf(" " + word + " ") >= 0) { score += 100; continue; }
+        var at = texts[i].indexOf(word);
+        if (at < 0 && numbers[i].indexOf(" " + word) >= 0) { score += 20; continue; }
         if (at < 0) { ok = false; break; }
         score += at < 12 ? 10 : 1;
       }
       if (!ok) continue;
-      var e = data[i];
-      var old = " " + (e.o || "") + " ";
-      if (e.l === query) score += 100;
-      else if (old.indexOf(" " + query + " ") >= 0) score += 90;
-      else if (e.l.indexOf(query) === 0) score += 50;
+      if (data[i].l === query) score += 50;  // today's number before a former one
       hits.push([score, i]);
     }
     hits.sort(function (a, b) { return b[0] - a[0] || a[1] - b[1]; });
