@@ -30,6 +30,18 @@ ROOT = Path(__file__).resolve().parents[1]
 ARCHIVE = ROOT.parent / "shared" / "cr-archive" / "txt"
 
 
+def _peak_mb() -> float:
+    """This process's own peak memory. VmHWM, not ru_maxrss: Linux carries a parent's
+    high-water mark into ru_maxrss across fork and exec, and the parent holds the ingest."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 def child(db: str, out: str) -> None:
     """Build the site (in this process only) and print its report as one JSON line."""
     from mtgrules.site.build import build_site
@@ -41,7 +53,7 @@ def child(db: str, out: str) -> None:
         report = build_site(s, Path(out))
     wall = time.perf_counter() - t0
     engine.dispose()
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    peak = _peak_mb()
     print(
         json.dumps(
             {

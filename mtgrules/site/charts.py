@@ -1,12 +1,14 @@
 """The index's two charts, as inline SVG written by hand.
 
-Why by hand (measured on the 110-edition archive's growth chart, see the commit): the SVG
-is 12 KB against matplotlib's 60+ KB for the same chart (it draws text as paths and adds
-its own styles), it takes about a millisecond against a second of import alone, and it adds
-no dependency (matplotlib brings numpy, pillow, fonttools and more; pygal's charts want a
-script from its web site for their tooltips, which a self-contained site may not fetch).
-Two simple charts do not need a plotting library; they need text labels a screen reader
-can read, markers and dashes besides colour, and the page's own styles.
+Why by hand, measured on the growth chart of the 110-edition archive (benchmarks in the
+commit that added this module): this module writes it in under 1 ms, 29 KB (a tooltip on
+each of the 220 marks included), with no dependency. matplotlib writes the same chart in
+0.4 s after 2.8 s of import, 42 KB (text as <text>) to 53 KB (text as paths, unreadable to a
+screen reader), and brings 124 MB of packages (matplotlib, numpy, pillow, fonttools,
+kiwisolver). pygal is small (1.3 MB) but writes 77 KB and links its tooltips script from
+kozea.github.io, which a self-contained site may not fetch. Two simple charts need text a
+screen reader can read, marks and dashes besides colour, and the page's own styles: that is
+a few dozen lines.
 """
 
 from __future__ import annotations

@@ -138,6 +138,10 @@ class History:
         # clause it stands beside and the label inferred for it when it has none.
         self._attached: list[tuple[Rec, int, str | None]] = []
         self._proxy: dict[int, int] = {}  # a copy's clause -> its official English clause
+        # A clause of a copy or translation -> its official English clause, and the number
+        # inferred for it when it has none of its own.
+        self.partner: dict[int, int] = {}
+        self.inferred: dict[int, str] = {}
         self._copy_glossary: list[tuple[Rec, int]] = []
         self.labels: dict[int, dict[str, int]] = {}  # edition -> label -> clause id
         self.headings: dict[int, dict[str, str]] = {}  # edition -> section -> title
@@ -259,6 +263,9 @@ class History:
             if rec.label is None and rec.kind == "rule" and a.label:
                 inferred = a.label
             self._attached.append((rec, official, inferred))
+            self.partner[b.id] = official
+            if inferred:
+                self.inferred[b.id] = inferred
             if copy:
                 self._proxy[b.id] = official
                 if b.kind == "glossary" and a.kind == "glossary":

@@ -433,18 +433,20 @@ def _coverage_section(data: SiteData, cov: Coverage, depth: int) -> str:
 
 def _contents(data: SiteData, info: EditionInfo, clauses: list[ClauseView], depth: int) -> str:
     link = data.linker(info.id, depth)
+    history = data.history
     rows = []
     for c in clauses:
-        label = c.label or (f"glossary: {c.term}" if c.term else "")
-        if c.label_inferred and c.label:
-            label += "*"
-        rows.append(
-            [
-                esc(label),
-                esc(c.kind),
-                f'<span lang="{esc(info.language)}">{link(c.text)}</span>',
-            ]
-        )
+        inferred = history.inferred.get(c.id) if c.label is None else None
+        label = c.label or inferred
+        if label:
+            cell = _label_html(label, c.label_inferred or inferred is not None)
+        else:
+            cell = esc(f"glossary: {c.term}" if c.term else "")
+        # Each clause links to the history of the rule it states, when that is known.
+        placed = history.placement(history.partner.get(c.id, c.id))
+        if placed is not None and c.kind in ("rule", "glossary"):
+            cell = f'<a href="{esc(data.rule_href(placed, depth))}">{cell or "history"}</a>'
+        rows.append([cell, esc(c.kind), f'<span lang="{esc(info.language)}">{link(c.text)}</span>'])
     return f"<h2>Its text ({number(len(clauses))} clauses)</h2>" + table(
         ["Clause", "Kind", "Text"], rows, class_="changes"
     )
