@@ -77,7 +77,9 @@ class Features:
         # NFKC folds full-width ｛Ｘ｝ (the Traditional-Chinese page) to {X}.
         self.wide = unicodedata.normalize("NFKC", text)
         if script_of(language) == "zh":
-            self.fold = _to_simplified(self.wide) if is_traditional_tag(language) else self.wide
+            self.fold = (
+                _to_simplified(self.wide) if is_traditional_tag(language) else self.wide
+            )
             length = len(HAN.findall(self.fold)) or len(self.fold)
         else:
             self.fold = fold(self.wide)
