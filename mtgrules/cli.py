@@ -657,6 +657,48 @@ def export_xliff(
     )
 
 
+# --- the website ---
+
+
+@cli.command()
+@click.option(
+    "-o",
+    "--output",
+    "output",
+    required=True,
+    metavar="DIR",
+    type=click.Path(path_type=Path),
+    help="The folder to write the site to (created if missing).",
+)
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Write into a folder that is not a site made by mtgrules (its other files stay).",
+)
+@pass_app
+def site(app: AppContext, output: Path, force: bool) -> None:
+    """Write a static website of the rules' history to DIR.
+
+    One page per edition (its changes since the one before), one per rule of today's
+    rules (each wording and when it held, where it came from, its translations), charts,
+    and a search page. It works from file:// and any static host. A rebuild rewrites only
+    the pages that changed. Example: mtgrules site -o site/ && open site/index.html
+    """
+    from .site.build import build_site
+
+    progress = (lambda msg: click.echo(msg, err=True)) if sys.stderr.isatty() else None
+    # No bundled corpus on an empty store here: a site of editions nobody chose would be a
+    # surprise; build_site says what to ingest instead.
+    with app.session() as s:
+        report = build_site(s, output, force=force, progress=progress)
+    click.echo(
+        f"Wrote {len(report.written)} of {report.files} files to {output} "
+        f"({report.unchanged} unchanged, {len(report.removed)} removed): "
+        f"{report.editions} editions, {report.rule_pages} rule pages, in "
+        f"{report.seconds.get('total', 0):.1f} s. Open {output / 'index.html'}"
+    )
+
+
 # --- search commands ---
 
 

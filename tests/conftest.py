@@ -251,3 +251,30 @@ def revision_counts(session, revision_id: int) -> tuple[int, int]:
         .where(Edition.revision_id == revision_id)
     )
     return editions, clauses
+
+
+# --- the website of the bundled corpus -----------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def corpus_site(_corpus_template: StoreRef, tmp_path_factory) -> Iterator[tuple[StoreRef, Path]]:
+    """The site of the whole bundled corpus, built once per session from a private copy of
+    the corpus store (the build stores the alignments it computes there): (store, folder).
+    Used by the slow site tests and the browser tests."""
+    from mtgrules.site.build import build_site
+
+    if not ON_PG:
+        db: StoreRef = tmp_path_factory.mktemp("corpus-site-store") / "corpus.sqlite"
+        shutil.copy(_corpus_template, db)
+    else:
+        db = pg_create_database(template=make_url(str(_corpus_template)).database)
+    out = tmp_path_factory.mktemp("corpus-site") / "site"
+    engine = open_store(str(db))
+    try:
+        with session_scope(engine) as s:
+            build_site(s, out)
+    finally:
+        engine.dispose()
+    yield db, out
+    if ON_PG:
+        pg_drop_database(str(db))

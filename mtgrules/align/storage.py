@@ -96,17 +96,22 @@ def load_edition_alignment(
         return None  # incomplete (links removed by hand or by an older version): recompute
     views = {c.id: c for c in edition_clauses(session, info_a.id)}
     views.update({c.id: c for c in edition_clauses(session, info_b.id)})
+    # Plain rows, not ORM objects: a whole edition has 4,000 links, and readers such as the
+    # site read a hundred alignments.
+    links = session.execute(
+        select(Link.source_clause_id, Link.target_clause_id, Link.score, Link.evidence, Link.kind)
+        .where(Link.alignment_id == row.id)
+        .order_by(Link.id)
+    )
     pairs = [
         Pair(
-            views.get(link.source_clause_id) if link.source_clause_id else None,
-            views.get(link.target_clause_id) if link.target_clause_id else None,
-            link.score,
-            list(link.evidence or []),
-            link.kind,
+            views.get(source) if source else None,
+            views.get(target) if target else None,
+            score,
+            list(evidence or []),
+            kind,
         )
-        for link in session.scalars(
-            select(Link).where(Link.alignment_id == row.id).order_by(Link.id)
-        )
+        for source, target, score, evidence, kind in links
     ]
     return EditionAlignment(info_a, info_b, pairs, dict(row.stats or {}))
 

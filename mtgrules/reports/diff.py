@@ -7,7 +7,7 @@ any), not a deletion plus an insertion; clauses only in A are removed, only in B
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.orm import Session
 
@@ -18,6 +18,9 @@ from ..text.labels import label_sort_key, rule_scope
 from ..text.language import same_language
 from ..text.normalize import fold_notation
 from .worddiff import changed, summarize, word_diff
+
+if TYPE_CHECKING:
+    from ..align import EditionAlignment
 
 # Clause kinds a historian compares; page noise and commentary are not rules text.
 _COMPARED = ("rule", "example", "glossary", "heading")
@@ -40,6 +43,7 @@ class Change(Record):
     words: list[dict[str, Any]] | None = field(default=None, metadata=OPTIONAL)
     wording_changed: bool | None = field(default=None, metadata=OPTIONAL)
     gist: str | None = field(default=None, metadata=OPTIONAL)
+    term: str | None = field(default=None, metadata=OPTIONAL)  # a glossary entry's term
 
 
 @dataclass
@@ -116,7 +120,27 @@ def edition_diff(
     if ea_info.id == eb_info.id:
         raise QueryError(f"{a} and {b} are the same edition ({ea_info.slug}); give two editions")
     ea = align_editions(session, ea_info.id, eb_info.id)
+    report = alignment_diff(ea, rule=rule)
+    if rule and not report.changes and report.summary["unchanged"] == 0:
+        raise NotFoundError(
+            f"rule {rule} is in neither {ea_info.slug} nor {eb_info.slug}; "
+            "see: mtgrules show " + rule
+        )
+    return report
 
+
+def _words(a: str, b: str) -> list[dict[str, str]]:
+    # Most clauses of two consecutive editions are identical: skip difflib for them (the
+    # same operations word_diff gives for equal texts).
+    if a == b:
+        return [{"op": "equal", "a": a, "b": b}] if a else []
+    return word_diff(a, b)
+
+
+def alignment_diff(ea: EditionAlignment, *, rule: str | None = None) -> DiffReport:
+    """The DiffReport of an alignment already in hand (the site reads each stored
+    alignment once and builds both its changelog and the rules' history from it)."""
+    ea_info, eb_info = ea.a, ea.b
     changes: list[Change] = []
     counts = {"unchanged": 0, "changed": 0, "moved": 0, "added": 0, "removed": 0, "notation": 0}
     for p in ea.pairs:
@@ -135,7 +159,7 @@ def edition_diff(
         else:
             assert ca is not None and cb is not None
             moved = ca.label != cb.label and (ca.label or cb.label)
-            words = word_diff(ca.norm, cb.norm)
+            words = _words(ca.norm, cb.norm)
             if moved:
                 kind = "moved"
             elif changed(words):
@@ -157,6 +181,7 @@ def edition_diff(
             a_text=ca.norm if ca else None,
             b_text=cb.norm if cb else None,
             score=round(p.score, 4),
+            term=either.term if either else None,
         )
         if kind == "notation":
             # The printed texts, so that a reader sees "{oW}" -> "{W}" or "--" -> an em dash.
@@ -167,16 +192,11 @@ def edition_diff(
             entry.wording_changed = False
             entry.gist = "notation: " + summarize(printed)
         elif ca is not None and cb is not None:
-            words = word_diff(ca.norm, cb.norm)
+            words = _words(ca.norm, cb.norm)
             entry.words = words
             entry.wording_changed = changed(words)
             entry.gist = summarize(words)
         changes.append(entry)
-    if rule and not changes and counts["unchanged"] == 0:
-        raise NotFoundError(
-            f"rule {rule} is in neither {ea_info.slug} nor {eb_info.slug}; "
-            "see: mtgrules show " + rule
-        )
 
     def order(c: Change) -> tuple:
         lab = c.to_label or c.from_label or c.parent or ""

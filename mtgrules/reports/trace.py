@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -114,10 +115,18 @@ def trace_clause(session: Session, label: str, *, as_of: int | None = None) -> T
             f"no clause {label} in any edition; list the clauses of {rule} with: "
             f"mtgrules show {rule}"
         )
-    all_infos = list_editions(session, as_of)
+    return trace_members(label, group.key, group.members, list_editions(session, as_of))
+
+
+def trace_members(
+    clause: str, key: str | None, members: Iterable[Any], all_infos: list[EditionInfo]
+) -> Trace:
+    """The Trace of one group of aligned clauses (alignment Members: edition, label, kind,
+    text...), however the group was found: align_rule for one rule, or the chain of stored
+    edition alignments the site reads for every rule at once."""
     infos = {e.id: e for e in all_infos}
     per: dict[int, list[Any]] = defaultdict(list)
-    for m in group.members:
+    for m in members:
         if m.kind in RULE_KINDS:
             per[m.edition].append(m)
 
@@ -125,7 +134,7 @@ def trace_clause(session: Session, label: str, *, as_of: int | None = None) -> T
     undated = _undated(per, infos, english)
     translations = _translations(per, infos, all_infos, english)
     events = [Event(s.from_date, s.track, s.event, s.label, s.gist) for s in english]
-    return Trace(label, rule, group.key, english, undated, translations, events)
+    return Trace(clause, rule_of(clause), key, english, undated, translations, events)
 
 
 def _joined(ms: list[Any]) -> str:

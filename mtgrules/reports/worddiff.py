@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from functools import lru_cache
 from typing import Any
 
 from ..text.fold import HAN_CLASS
@@ -28,6 +29,13 @@ def word_diff(a: str, b: str) -> list[dict[str, str]]:
     loses text. Whitespace-only edits around a change are folded into the change, which keeps
     "he or she" -> "they" one replacement rather than three.
     """
+    return [{"op": op, "a": x, "b": y} for op, x, y in _word_ops(a, b)]
+
+
+# The same two wordings are compared again and again: a changelog compares each reworded
+# clause once, and the history of that clause (trace) compares the same two texts again.
+@lru_cache(maxsize=16384)
+def _word_ops(a: str, b: str) -> tuple[tuple[str, str, str], ...]:
     ta, tb = tokenize(a), tokenize(b)
     # autojunk off: long rules repeat "the" and "X" often; junk heuristics would hide edits.
     sm = difflib.SequenceMatcher(None, ta, tb, autojunk=False)
@@ -50,7 +58,7 @@ def word_diff(a: str, b: str) -> list[dict[str, str]]:
     for op in ops:
         if op["op"] != "equal":
             op["op"] = "replace" if op["a"] and op["b"] else ("delete" if op["a"] else "insert")
-    return ops
+    return tuple((op["op"], op["a"], op["b"]) for op in ops)
 
 
 def condensed(ops: list[dict[str, str]], context: int = 8) -> list[dict[str, str]]:

@@ -288,7 +288,7 @@ def rule_clauses(session: Session, edition_id: int, rule: str) -> list[ClauseVie
 
 def edition_clauses(session: Session, edition_id: int) -> list[ClauseView]:
     """Every clause of an edition, in order. Plain rows rather than ORM objects: an edition is
-    4,000 clauses, and the aligner and reports read several editions per command."""
+    4,000 clauses, and the aligner, the reports and the site read many editions per command."""
     rows = fetch(
         session,
         f"SELECT {_CLAUSE_COLUMNS} FROM clause WHERE edition_id = :e ORDER BY position",

@@ -1,0 +1,277 @@
+"""`mtgrules site -o DIR`: a static website of the rules' history, written from the store.
+
+The build reads each alignment it needs once (align_editions reads it back when the store
+holds it, and computes and stores it otherwise), turns it into a changelog (DiffReport) and
+into the history of every rule (History -> Trace), then writes the pages. Pages whose bytes
+did not change are not rewritten (output.SiteFolder).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from .. import __version__
+from ..errors import NotFoundError
+from ..record import Record
+
+if TYPE_CHECKING:
+    from ..align import EditionAlignment
+from ..store.models import Clause
+from ..store.queries import edition_clauses, list_editions
+from ..text.labels import rule_of
+from ..text.language import is_english
+from .history import History, Placement, plan_editions
+from .output import SiteFolder
+from .pages import (
+    SEARCH_DATA,
+    SEARCH_SCRIPT,
+    Coverage,
+    SiteData,
+    edition_page,
+    index_page,
+    rule_page,
+    rules_index_page,
+    search_data,
+    search_page,
+)
+
+# A translation with fewer than a fifth of its English's clauses is a page quoting a few
+# rules (as align.edition.fragment_scope decides): its coverage counts those rules only.
+FRAGMENT_SHARE = 5
+# Editions with no earlier edition to compare with show their text instead of a changelog.
+_SHOWN_KINDS = ("rule", "example", "glossary", "heading", "commentary")
+
+
+@dataclass
+class SiteReport(Record):
+    """What a build wrote, and where its time went."""
+
+    output: str
+    editions: int
+    rule_pages: int
+    files: int
+    written: list[str]
+    unchanged: int
+    removed: list[str]
+    bytes_written: int
+    alignments: int
+    lineage_links: int
+    seconds: dict[str, float] = field(default_factory=dict)
+
+
+def glossary_counts(session: Session) -> dict[int, int]:
+    rows = session.execute(
+        select(Clause.edition_id, func.count())
+        .where(Clause.kind == "glossary")
+        .group_by(Clause.edition_id)
+    )
+    return {eid: n for eid, n in rows}
+
+
+def build_site(
+    session: Session,
+    output: Path,
+    *,
+    force: bool = False,
+    progress: Callable[[str], None] | None = None,
+) -> SiteReport:
+    """Write the site of every edition in the store to ``output``."""
+    from ..align import align_editions
+    from ..reports.diff import alignment_diff
+
+    say = progress or (lambda _msg: None)
+    clock = time.perf_counter()
+    seconds: dict[str, float] = {}
+
+    def lap(name: str) -> None:
+        nonlocal clock
+        now = time.perf_counter()
+        seconds[name] = round(seconds.get(name, 0.0) + now - clock, 3)
+        clock = now
+
+    infos = list_editions(session)
+    if not infos:
+        raise NotFoundError(
+            "the store holds no editions, so there is no site to build; ingest some first: "
+            "mtgrules ingest [PATH] (no PATH: the bundled corpus)"
+        )
+    folder = SiteFolder.open(output, force=force)
+    plan = plan_editions(infos)
+    history = History(infos, plan)
+    data = SiteData(infos, plan, history, glossary_counts(session))
+    lap("read")
+
+    # Changelogs, and the English line of every rule: one alignment per step, oldest first.
+    steps = sorted(
+        plan.steps, key=lambda ab: (ab[0].language != "en", ab[0].language, ab[0].date or "")
+    )
+    alignments = 0
+    for n, (a, b) in enumerate(steps, 1):
+        ea = align_editions(session, a.id, b.id)
+        alignments += 1
+        lap("align")
+        data.changelogs[b.id] = alignment_diff(ea)
+        _keep_contents(data, ea)
+        if a.language == "en":
+            history.add_step(ea)
+        lap("history")
+        if n % 10 == 0 or n == len(steps):
+            say(f"compared {n} of {len(steps)} pairs of consecutive editions")
+    # Copies and translations beside the English they follow.
+    for ref, e in plan.references:
+        ea = align_editions(session, ref.id, e.id)
+        alignments += 1
+        lap("align")
+        history.add_reference(ea, copy=is_english(e.language))
+        data.references[e.id] = ref
+        if not is_english(e.language):
+            data.coverage[e.id] = _coverage(ea)
+        _keep_contents(data, ea)
+        lap("history")
+    for e in infos:
+        if e.id not in data.changelogs and e.id not in data.contents:
+            data.contents[e.id] = [
+                c for c in edition_clauses(session, e.id) if c.kind in _SHOWN_KINDS
+            ]
+    history.finish()
+    lap("history")
+    say("history of every rule read; writing the pages")
+
+    # Rule pages, a page at a time (the members of every group are never all in memory).
+    pages = history.rule_pages()
+    page_groups = history.page_groups()
+    entries: list[dict] = []
+    summaries: dict[str, str] = {}
+    for k, rule in enumerate(pages):
+        groups = page_groups.get(rule, [])
+        traces = history.traces(groups)
+        placements: dict[int, Placement] = {}
+        for g, _ in traces:
+            placed = history.placement_of_group(g)
+            assert placed is not None
+            placements[g] = placed
+        lap("history")
+        html = rule_page(
+            data,
+            rule,
+            traces,
+            placements,
+            pages[k - 1] if k > 0 else None,
+            pages[k + 1] if k + 1 < len(pages) else None,
+        )
+        lap("render")
+        folder.put(f"rules/{rule}.html", html)
+        lap("write")
+        for g, t in traces:
+            if not placements[g].current:
+                continue
+            today = next((s.text for s in reversed(t.english) if s.track == "rule" and s.text), "")
+            if t.key == rule:
+                summaries[rule] = _clip(today, 90)
+            old = sorted(
+                {s.label for s in t.english if s.track == "rule" and s.label and s.label != t.key}
+            )
+            entries.append(
+                {
+                    "l": t.key,
+                    "p": f"rules/{rule}.html#{placements[g].anchor}",
+                    "t": _clip(today, 200),
+                    **({"o": " ".join(old)} if old else {}),
+                }
+            )
+    for e in infos:
+        html = edition_page(data, e)
+        lap("render")
+        folder.put(data.files[e.id], html)
+        lap("write")
+    folder.put("index.html", index_page(data))
+    folder.put("rules/index.html", rules_index_page(data, pages, summaries))
+    folder.put("search.html", search_page())
+    folder.put(SEARCH_DATA, search_data(entries))
+    static = resources.files("mtgrules.site").joinpath("static")
+    folder.put("assets/site.css", static.joinpath("site.css").read_bytes())
+    folder.put(SEARCH_SCRIPT, static.joinpath("search.js").read_bytes())
+    newest = plan.newest
+    counts = folder.close(
+        {
+            "version": __version__,
+            "editions": len(infos),
+            "newest": newest.slug if newest else None,
+        }
+    )
+    lap("render")
+    seconds["total"] = round(sum(seconds.values()), 3)
+    return SiteReport(
+        output=str(output),
+        editions=len(infos),
+        rule_pages=len(pages),
+        files=len(folder.files),
+        written=counts.written,
+        unchanged=counts.unchanged,
+        removed=counts.removed,
+        bytes_written=counts.bytes_written,
+        alignments=alignments,
+        lineage_links=history.lineage_links,
+        seconds=seconds,
+    )
+
+
+def _keep_contents(data: SiteData, ea: EditionAlignment) -> None:
+    """The text of an edition with no earlier one to compare with, taken from an alignment
+    it is part of (every clause but noise is in its pairs) rather than read again."""
+    for info, side in ((ea.a, "a"), (ea.b, "b")):
+        if data.plan.previous.get(info.id) is None and info.id not in data.contents:
+            clauses = {
+                c.id: c
+                for p in ea.pairs
+                if (c := getattr(p, side)) is not None and c.kind in _SHOWN_KINDS
+            }
+            data.contents[info.id] = sorted(clauses.values(), key=lambda c: c.position)
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def _coverage(ea: EditionAlignment) -> Coverage:
+    """How much of its English (ea.a) a translation (ea.b) has, read off their alignment:
+    the English rules it has a clause for, those it lacks, those it numbers otherwise. A
+    page quoting a few rules is measured on those rules only."""
+    ref = ea.a
+    own = sum(1 for p in ea.pairs if p.b is not None)
+    english = {p.a.id: p.a for p in ea.pairs if p.a is not None and p.a.kind == "rule"}
+    scope: set[str] | None = None
+    if own * FRAGMENT_SHARE <= len(english):
+        scope = {
+            rule_of(p.b.label or p.b.parent or "")
+            for p in ea.pairs
+            if p.b is not None and (p.b.label or p.b.parent)
+        } - {""}
+        english = {k: c for k, c in english.items() if rule_of(c.label or "") in scope}
+    has = {p.a.id for p in ea.pairs if p.a is not None and p.b is not None}
+    renumbered = [
+        (p.b.label, p.a.label)
+        for p in ea.pairs
+        if p.a is not None
+        and p.b is not None
+        and p.a.kind == "rule"
+        and p.a.label
+        and p.b.label
+        and p.a.label != p.b.label
+    ]
+    return Coverage(
+        reference=ref,
+        covered=sum(1 for k in english if k in has),
+        total=len(english),
+        scope=scope,
+        missing=[c for k, c in english.items() if k not in has],
+        renumbered=renumbered,
+    )
