@@ -306,7 +306,7 @@ def _changelog(data: SiteData, log: DiffReport, depth: int) -> str:
     a, b = log.a, log.b
     old = data.linker(a.id, depth)
     new = data.linker(b.id, depth)
-    sections = {"added": [], "changed": [], "removed": [], "moved": []}
+    sections = {"added": [], "changed": [], "notation": [], "removed": [], "moved": []}
     for c in log.changes:
         sections[c.kind].append(c)
     s = log.summary
@@ -363,6 +363,22 @@ def _changelog(data: SiteData, log: DiffReport, depth: int) -> str:
         out.append(table(["Clause", "Kind", "What changed"], rows, class_="changes"))
     else:
         out.append("<p>None.</p>")
+    # Notation only ({oW} -> {W}, "--" -> an em dash): the wording is the same
+    if sections["notation"]:
+        out.append(
+            f'<h3 id="notation">Notation only ({number(len(sections["notation"]))})</h3>'
+            "<p>The same wording printed in another notation (the 2003-2004 mana symbols "
+            "{oW}, or ASCII typography such as -- for a dash).</p>"
+        )
+        rows = [
+            [
+                _change_label(data, c, c.to_label, b, depth),
+                esc(c.clause_kind),
+                diff_html(c.words or [], old, new),
+            ]
+            for c in sections["notation"]
+        ]
+        out.append(table(["Clause", "Kind", "Printed text"], rows, class_="changes"))
     # Removed
     out.append(f'<h3 id="removed">Removed clauses ({number(s["removed"])})</h3>')
     if sections["removed"]:
