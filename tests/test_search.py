@@ -64,8 +64,9 @@ SHAPES = [
     (
         "pile",
         {"language": "en"},
-        lambda r: r["hits"]
-        and all("pile" in (h["text"] + (h["term"] or "")).lower() for h in r["hits"]),
+        lambda r: (
+            r["hits"] and all("pile" in (h["text"] + (h["term"] or "")).lower() for h in r["hits"])
+        ),
         "an English word as typed first: not translated to 'stack'",
     ),
     (
@@ -316,12 +317,14 @@ def test_old_store_gets_indexed_by_the_migration(store_copy):
     """A store made before 0003 (the index dropped by the downgrade) is indexed on upgrade."""
     from alembic import command
 
-    from mtgrules.store.migrate import alembic_config
+    from mtgrules.store.migrate import _foreign_keys_off, alembic_config
 
     eng = open_store(str(store_copy))
     before = _search(eng, "stack", limit=5).as_json()
     cfg = alembic_config(eng)
-    with eng.begin() as conn:
+    # As mtgrules migrates: SQLite's batch rebuild of the alignment table (0004's downgrade)
+    # needs foreign keys off while the store holds links (ingest stores them).
+    with eng.connect() as conn, _foreign_keys_off(conn), conn.begin():
         cfg.attributes["connection"] = conn
         command.downgrade(cfg, "0002")
     eng.dispose()
@@ -339,20 +342,28 @@ def test_noise_is_not_indexed(engine):
 
 
 def test_stored_aligner_links_come_first(store_copy):
-    """Once the aligner has stored links, they decide what sits beside a hit (they know
-    that the forum's 107.3f is 2026's 107.3g; the label alone does not)."""
+    """Stored links decide what sits beside a hit: the forum's French 107.3f beside its own
+    page's English (linked at ingest), and, once someone aligns it with 2026, beside 2026's
+    107.3g, the same rule under its new number (the label alone would not say so)."""
     align = pytest.importorskip("mtgrules.align")
     from mtgrules.store.queries import find_edition, list_editions
 
     eng = open_store(str(store_copy))
+    top = _search(eng, "pile", limit=3).hits[0]
+    assert (top.language, top.edition, top.label) == ("fr", "fr-forum-fr-107.3", "107.3f")
+    beside = {a.edition: a for a in top.aligned}
+    assert (beside["en-forum-fr-107.3"].via, beside["en-forum-fr-107.3"].label) == (
+        "link",
+        "107.3f",
+    )
     with session_scope(eng) as s:
         infos = list_editions(s)
         fr = find_edition(infos, "fr-forum-fr-107.3")
         en = find_edition(infos, "en-2026-01-16")
         align.align_editions(s, fr.id, en.id)
-    result = _search(eng, "pile", limit=3)
+    result = _search(eng, "value of X is defined somewhere within its text", language="en")
     eng.dispose()
-    top = result.hits[0]
-    assert top.language == "fr"
-    beside = {a.edition: a for a in top.aligned}
-    assert beside["en-2026-01-16"].via == "link"
+    hit = next(h for h in result.hits if h.edition == "en-2026-01-16")
+    assert hit.label == "107.3g"
+    french = next(a for a in hit.aligned if a.language == "fr")
+    assert (french.label, french.via) == ("107.3f", "link")

@@ -3,11 +3,30 @@
 Public API (other modules build on these names):
     align_rule(session, rule, *, as_of=None) -> RuleAlignment
     align_editions(session, a, b) -> EditionAlignment
+
+The names are loaded on first use: a reader of stored links (show, search) imports
+mtgrules.align.storage without the aligner's own machinery (rapidfuzz, the termbase).
 """
 
-from .edition import align_editions
-from .model import EditionAlignment, Group, Member, Pair, RuleAlignment
-from .rule import align_rule
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .edition import align_editions
+    from .model import EditionAlignment, Group, Member, Pair, RuleAlignment
+    from .rule import align_rule
+
+_HOME = {
+    "align_editions": ".edition",
+    "align_rule": ".rule",
+    "EditionAlignment": ".model",
+    "Group": ".model",
+    "Member": ".model",
+    "Pair": ".model",
+    "RuleAlignment": ".model",
+}
 
 __all__ = [
     "EditionAlignment",
@@ -18,3 +37,12 @@ __all__ = [
     "align_editions",
     "align_rule",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(home, __name__), name)
+    globals()[name] = value
+    return value

@@ -14,20 +14,21 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, insert, select
 from sqlalchemy.orm import Session
 
 from ..store.models import Alignment, Clause, Link
 from ..store.queries import EditionInfo, edition_clauses
 from .model import EditionAlignment, Member, Pair
-from .sequence import Settings
 
 if TYPE_CHECKING:
     from .rule import Linked, Node
+    from .sequence import Settings
 
 ALIGNER_VERSION = "3.1"
 EDITIONS = "editions"
@@ -51,6 +52,8 @@ def _code_digest() -> str:
 
 def signature(settings: Settings | None = None) -> str:
     """Who made a stored alignment: links made under another signature are stale."""
+    from .sequence import Settings  # the aligner itself, only when a signature is needed
+
     s = settings or Settings()
     knobs = (
         f"{s.skip_same}/{s.skip_cross}/{s.label_confirm_same}/{s.label_confirm_cross}/"
@@ -98,22 +101,29 @@ def load_edition_alignment(
     views.update({c.id: c for c in edition_clauses(session, info_b.id)})
     pairs = [
         Pair(
-            views.get(link.source_clause_id) if link.source_clause_id else None,
-            views.get(link.target_clause_id) if link.target_clause_id else None,
-            link.score,
-            list(link.evidence or []),
-            link.kind,
+            views.get(source) if source else None,
+            views.get(target) if target else None,
+            score,
+            list(evidence or []),
+            kind,
         )
-        for link in session.scalars(
-            select(Link).where(Link.alignment_id == row.id).order_by(Link.id)
+        for source, target, score, evidence, kind in session.execute(
+            select(
+                Link.source_clause_id, Link.target_clause_id, Link.score, Link.evidence, Link.kind
+            )
+            .where(Link.alignment_id == row.id)
+            .order_by(Link.id)
         )
     ]
     return EditionAlignment(info_a, info_b, pairs, dict(row.stats or {}))
 
 
-def save_edition_alignment(session: Session, result: EditionAlignment) -> int:
+def save_edition_alignment(
+    session: Session, result: EditionAlignment, *, origin: dict[str, Any] | None = None
+) -> int:
     """Store ``result``, replacing any older whole-edition alignment of the same pair (the
-    rule alignments over the same pair belong to align_rule and stay)."""
+    rule alignments over the same pair belong to align_rule and stay). ``origin`` goes into
+    the row's stats: who asked for it and why (the ingest's plan, see plan.py)."""
     old = session.scalars(
         select(Alignment.id).where(
             Alignment.kind == EDITIONS,
@@ -129,24 +139,85 @@ def save_edition_alignment(session: Session, result: EditionAlignment) -> int:
         edition_b=result.b.id,
         signature=signature(),
         created_at=dt.datetime.now(dt.UTC),
-        stats={**result.stats, "links": len(result.pairs)},
+        stats={**result.stats, **(origin or {}), "links": len(result.pairs)},
     )
     session.add(row)
     session.flush()
-    session.add_all(
-        Link(
-            alignment_id=row.id,
-            kind=p.kind,
-            source_clause_id=p.a.id if p.a else None,
-            target_clause_id=p.b.id if p.b else None,
-            score=float(p.score),
-            evidence=p.evidence,
-            inferred_label=_inferred_label(p.evidence),
+    if result.pairs:
+        # One executemany of plain rows: a whole edition is 4,000 links, and an ingest of the
+        # archive stores 110 such alignments (ORM objects one by one took most of the time).
+        session.execute(
+            insert(Link.__table__),
+            [
+                {
+                    "alignment_id": row.id,
+                    "kind": p.kind,
+                    "source_clause_id": p.a.id if p.a else None,
+                    "target_clause_id": p.b.id if p.b else None,
+                    "score": float(p.score),
+                    "evidence": p.evidence,
+                    "inferred_label": _inferred_label(p.evidence),
+                }
+                for p in result.pairs
+            ],
         )
-        for p in result.pairs
-    )
-    session.flush()
     return row.id
+
+
+@dataclass
+class StoredAlignment:
+    """One stored whole-edition alignment, as the ingest's plan sees it."""
+
+    id: int
+    a: int
+    b: int
+    current: bool  # made by this aligner, with all its links
+    stats: dict[str, Any]
+
+    @property
+    def origin(self) -> str | None:
+        return self.stats.get("by")
+
+
+def edition_alignment_rows(session: Session) -> list[StoredAlignment]:
+    """Every stored whole-edition alignment, oldest first; one query for the rows and one
+    count of links per row (an alignment whose links are gone is not current)."""
+    rows = session.execute(
+        select(
+            Alignment.id,
+            Alignment.edition_a,
+            Alignment.edition_b,
+            Alignment.signature,
+            Alignment.stats,
+        )
+        .where(Alignment.kind == EDITIONS)
+        .order_by(Alignment.id)
+    ).all()
+    if not rows:
+        return []
+    counts = dict(
+        session.execute(
+            select(Link.alignment_id, func.count())
+            .where(Link.alignment_id.in_(select(Alignment.id).where(Alignment.kind == EDITIONS)))
+            .group_by(Link.alignment_id)
+        ).all()
+    )
+    sig = signature()
+    return [
+        StoredAlignment(
+            rid,
+            a,
+            b,
+            sig_ == sig and counts.get(rid, 0) == (stats or {}).get("links"),
+            dict(stats or {}),
+        )
+        for rid, a, b, sig_, stats in rows
+    ]
+
+
+def delete_alignments(session: Session, ids: Iterable[int]) -> None:
+    """Remove alignments and their links (the ingest's plan no longer needs them)."""
+    _delete(session, sorted(set(ids)))
 
 
 # --- one rule across editions --------------------------------------------------------------
@@ -306,4 +377,117 @@ def links_touching(session: Session, clause_ids: Iterable[int]) -> list[tuple[in
                 for a, b, score in session.execute(query)
                 if a is not None and b is not None
             )
+    return out
+
+
+def inferred_labels(session: Session, clause_ids: Iterable[int]) -> dict[int, str]:
+    """The label the aligner inferred for each of ``clause_ids`` that has one (an unlabelled
+    paragraph of a scraped page, paired with a labelled clause). A whole-edition alignment
+    made at ingest is preferred to any other, then the newest."""
+    ids = sorted(set(clause_ids))
+    found: dict[int, tuple[tuple[int, int], str]] = {}
+    for i in range(0, len(ids), 500):
+        chunk = ids[i : i + 500]
+        for end in (Link.source_clause_id, Link.target_clause_id):
+            # The label belongs to the link's unlabelled end, never to its labelled one.
+            query = (
+                select(end, Link.inferred_label, Alignment.id, Alignment.kind, Alignment.stats)
+                .join(Alignment, Link.alignment_id == Alignment.id)
+                .join(Clause, Clause.id == end)
+                .where(end.in_(chunk), Link.inferred_label.is_not(None), Clause.label.is_(None))
+            )
+            for cid, label, aid, kind, stats in session.execute(query):
+                if not label:
+                    continue
+                by_ingest = kind == EDITIONS and (stats or {}).get("by") == "ingest"
+                rank = (int(by_ingest), aid)
+                if cid not in found or rank > found[cid][0]:
+                    found[cid] = (rank, label)
+    return {cid: label for cid, (_rank, label) in found.items()}
+
+
+# --- checking stored links (check.py) ------------------------------------------------------
+
+
+@dataclass
+class RelabelledLink:
+    """A stored link between two clauses that carry different labels."""
+
+    link_id: int
+    alignment_id: int
+    alignment_kind: str
+    rule: str | None
+    link_kind: str
+    score: float
+    a_clause: int
+    b_clause: int
+    a_edition: int
+    b_edition: int
+    a_label: str
+    b_label: str
+    a_kind: str
+    b_kind: str
+    a_text: str
+    b_text: str
+    a_language: str
+    b_language: str
+
+
+def relabelled_links(
+    session: Session, edition_pairs: Iterable[tuple[int, int]]
+) -> list[RelabelledLink]:
+    """Every stored link, of any alignment between one of ``edition_pairs`` (a, b), whose two
+    clauses both have a label and the labels differ."""
+    from sqlalchemy.orm import aliased
+
+    from ..store.models import Edition
+
+    wanted = set(edition_pairs)
+    ids = [
+        aid
+        for aid, a, b in session.execute(
+            select(Alignment.id, Alignment.edition_a, Alignment.edition_b)
+        )
+        if (a, b) in wanted
+    ]
+    ca, cb = aliased(Clause), aliased(Clause)
+    ea, eb = aliased(Edition), aliased(Edition)
+    out: list[RelabelledLink] = []
+    for i in range(0, len(ids), 500):
+        chunk = ids[i : i + 500]
+        query = (
+            select(
+                Link.id,
+                Alignment.id,
+                Alignment.kind,
+                Alignment.rule,
+                Link.kind,
+                Link.score,
+                ca.id,
+                cb.id,
+                ca.edition_id,
+                cb.edition_id,
+                ca.label,
+                cb.label,
+                ca.kind,
+                cb.kind,
+                ca.norm,
+                cb.norm,
+                ea.language,
+                eb.language,
+            )
+            .join(Alignment, Link.alignment_id == Alignment.id)
+            .join(ca, ca.id == Link.source_clause_id)
+            .join(cb, cb.id == Link.target_clause_id)
+            .join(ea, ea.id == ca.edition_id)
+            .join(eb, eb.id == cb.edition_id)
+            .where(
+                Link.alignment_id.in_(chunk),
+                ca.label.is_not(None),
+                cb.label.is_not(None),
+                ca.label != cb.label,
+            )
+            .order_by(Link.id)
+        )
+        out.extend(RelabelledLink(*row) for row in session.execute(query))
     return out

@@ -27,7 +27,7 @@ from .query import (
     kinds_of,
     query_words_checked,
 )
-from .results import SearchResult
+from .results import Hit, SearchResult
 
 
 def search(
@@ -112,8 +112,17 @@ def search(
             hits += extra[: limit - len(hits)]
     if aligned:
         attach_aligned(session, hits, alive, termbase)
+    mark_inferred_labels(session, hits)
     return SearchResult(query, "text", words, hits, fuzzy_words, translations)
 
+
+def mark_inferred_labels(session: Session, hits: list[Hit]) -> None:
+    """Unlabelled clauses (the Spanish page's subrules), hits or beside them, carry the label
+    the aligner inferred at ingest, marked as such."""
+    from ..align.inferred import fill_inferred_labels
+
+    items = [*hits, *(a for h in hits for a in h.aligned)]
+    fill_inferred_labels(session, items, id_of=lambda x: x.clause_id)
 
 
 def _rule_search(

@@ -58,9 +58,11 @@ def _paint(text: str) -> str:
     return text.replace(_ON, _HIGHLIGHT).replace(_OFF, _RESET)
 
 
-def _where(label: str | None, kind: str, term: str | None) -> str:
+def _where(label: str | None, kind: str, term: str | None, inferred: bool = False) -> str:
     if kind == "glossary":
         return f"glossary: {term}" if term else "glossary"
+    if label and inferred:
+        label += "*"  # the aligner's label: the source has none
     if label:
         return label if kind in ("rule", "heading") else f"{label} ({kind})"
     return f"({kind})"
@@ -70,7 +72,8 @@ def _hit_block(n: int, hit: Hit, result: SearchResult, colour: bool) -> list[str
     more = len(hit.editions) - 1
     also = f"  (+{more} edition{'s' if more > 1 else ''} with the same text)" if more > 0 else ""
     fuzzy = "  [fuzzy]" if hit.fuzzy else ""
-    head = f"{n}. {_where(hit.label, hit.kind, hit.term)}  {hit.edition}  [{hit.language}]"
+    where = _where(hit.label, hit.kind, hit.term, hit.label_inferred)
+    head = f"{n}. {where}  {hit.edition}  [{hit.language}]"
     lines = [bold(head, colour) + dim(f"  score {hit.score:.2f}{also}", colour) + fuzzy]
     lines.append(_paint(_wrap(_mark(hit.text, hit.words, colour), "     ")))
     for a in hit.aligned:
@@ -81,7 +84,7 @@ def _hit_block(n: int, hit: Hit, result: SearchResult, colour: bool) -> list[str
             for f in forms
             for w in fold_words(f)
         ]
-        tag = f"{a.language} {_where(a.label, a.kind, a.term)}  {a.edition}"
+        tag = f"{a.language} {_where(a.label, a.kind, a.term, a.label_inferred)}  {a.edition}"
         lines.append("     " + dim(f"{tag}  (by {a.via})", colour))
         lines.append(_paint(_wrap(_mark(a.text, words, colour), "       ")))
     return lines

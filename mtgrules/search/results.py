@@ -17,12 +17,14 @@ class Aligned:
     term: str | None
     text: str
     via: str  # link (stored by the aligner) | label (same rule number) | termbase (glossary)
+    label_inferred: bool = False  # the label is the aligner's: the source has none
 
     def as_json(self) -> dict[str, Any]:
         return {
             "edition": self.edition,
             "language": self.language,
             "label": self.label,
+            **({"label_inferred": True} if self.label_inferred else {}),
             "text": self.text,
             "kind": self.kind,
             "term": self.term,
@@ -50,6 +52,7 @@ class Hit:
     aligned: list[Aligned] = field(default_factory=list)
     # Folded words to highlight in this hit (the query's, or the fuzzy replacements).
     words: list[str] = field(default_factory=list)
+    label_inferred: bool = False  # the label is the aligner's: the source has none
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -57,6 +60,7 @@ class Hit:
             "edition_id": self.edition_id,
             "language": self.language,
             "label": self.label,
+            **({"label_inferred": True} if self.label_inferred else {}),
             "kind": self.kind,
             "term": self.term,
             "text": self.text,
