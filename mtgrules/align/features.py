@@ -87,7 +87,10 @@ class Features:
 
     def _sum(self, name: str):
         assert self._parts is not None
-        return sum((getattr(p, name) for p in self._parts), Counter())
+        out: Counter[str] = Counter()
+        for part in self._parts:
+            out.update(getattr(part, name))  # counts are positive: the same as adding them
+        return out
 
     @property
     def refs(self) -> Counter[str]:
@@ -136,15 +139,25 @@ class Features:
     @property
     def marks(self) -> Counter[str]:
         """Symbols and rule references together: what survives translation verbatim."""
-        if "marks" not in self._cache:
-            self._cache["marks"] = self.symbols + self.refs
-        return self._cache["marks"]  # type: ignore[return-value]
+        got = self._cache.get("marks")
+        if got is None:
+            got = self._cache["marks"] = Counter(self.symbols)
+            got.update(self.refs)
+        return got  # type: ignore[return-value]
+
+    def total(self, name: str) -> int:
+        """How many marks or terms (counted with repeats): dice's denominator, kept."""
+        key = "#" + name
+        got = self._cache.get(key)
+        if got is None:
+            got = self._cache[key] = sum(getattr(self, name).values())
+        return got  # type: ignore[return-value]
 
     def support(self, latin: bool) -> int:
         """How many items there are to compare (marks, terms, and words where cognates are)."""
         key = "support-latin" if latin else "support"
         if key not in self._cache:
-            n = sum(self.marks.values()) + sum(self.terms.values())
+            n = self.total("marks") + self.total("terms")
             self._cache[key] = n + (len(self.words) if latin else 0)
         return self._cache[key]  # type: ignore[return-value]
 
@@ -204,8 +217,10 @@ def contains(x: str, y: str) -> bool:
     )
 
 
-def dice(a: Counter[str], b: Counter[str]) -> float | None:
-    total = sum(a.values()) + sum(b.values())
+def dice(a: Counter[str], b: Counter[str], total: int | None = None) -> float | None:
+    """Dice coefficient of two multisets; ``total``: their sizes added, when known."""
+    if total is None:
+        total = sum(a.values()) + sum(b.values())
     if total == 0:
         return None
     # The multiset intersection without building a Counter (the DP's innermost loop).
@@ -248,12 +263,18 @@ def _text_score(a: Features, b: Features, ratio: float | None) -> tuple[float, f
         # shorter text read inside the longer one still says it is the same rule. Only a
         # partial match above ratio / 0.8 can change the score: rapidfuzz stops early below
         # that cutoff (0 then), which is most of its cost on long clauses.
-        cutoff = min(100.0, ratio / 0.8 * 100)
+        cutoff = min(100.0, max(ratio, CONTAINED_USEFUL_FROM) / 0.8 * 100)
         partial = 0.8 * _partial_ratio(a.fold, b.fold, cutoff) / 100
         if partial > ratio:
             return ratio, partial
     return ratio, None
 
+
+# The lowest same-language score any decision of the aligner uses: a shared label counts from
+# 0.5 (Settings.label_confirm_same); a pair, a split or a move needs 0.6 or more. A contained
+# score below it changes nothing, so partial_ratio is asked only for one above it (its cutoff
+# lets rapidfuzz give up early: a third of an ingest's alignment time went into it).
+CONTAINED_USEFUL_FROM = 0.5
 
 # Beyond this length the best window is looked for only where contains() found the shorter
 # text's first or last words: partial_ratio over every window of a 2,000-character glossary
@@ -282,10 +303,10 @@ def _translation_score(
 ) -> tuple[float, list[tuple[str, float, float]], int]:
     """Across languages: (score, its parts as (feature, value, weight), support)."""
     parts: list[tuple[str, float, float]] = []  # (feature, value, weight)
-    sym = dice(a.marks, b.marks)
+    sym = dice(a.marks, b.marks, a.total("marks") + b.total("marks"))
     if sym is not None:
         parts.append(("symbols", sym, 2.0))
-    terms = dice(a.terms, b.terms)
+    terms = dice(a.terms, b.terms, a.total("terms") + b.total("terms"))
     if terms is not None:
         parts.append(("terms", terms, 3.0))
     latin = a.script == b.script == "latin"  # words count only where cognates were compared
