@@ -239,3 +239,60 @@ def test_check_finds_a_planted_wrong_link(store_copy, en_label, zh_label, score,
         text = run_cli("align", "--check", db=store_copy).stdout.splitlines()
         assert len(text) == 2 and text[-1].startswith("1 suspicious of ")
         assert f"zh-Hans-2026-01-16 {zh_label} ↔ en-2026-01-16 {en_label}" in text[0]
+
+
+KILLS = 8
+
+
+@pytest.mark.slow
+def test_a_killed_ingest_leaves_no_half_alignment(new_store, tmp_path):
+    """SIGKILL an ingest of a translation (whose alignment with the English of its date is
+    part of the ingest) at random moments: every alignment in the store keeps all its links,
+    and the next ingest stores the pair."""
+    import os
+    import random
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    rng = random.Random(12)
+    assert run_cli("ingest", str(EXTRA / "cr-en-2025-11-14.txt"), db=new_store).returncode == 0
+    source = (EXTRA / "cr-zh-2025-11-14.txt").read_text(encoding="utf-8")
+    path = tmp_path / "zh-variant.txt"
+
+    def variant(i: int) -> None:  # a new version of the translation: its pair is aligned anew
+        path.write_text(source.replace("\n100.1. ", f"\n100.1. (Round {i}.) ", 1), "utf-8")
+
+    def whole() -> set:
+        engine = open_store(str(new_store))
+        with session_scope(engine, write=False) as s:
+            rows = edition_alignment_rows(s)
+            pairs = _pairs(s)
+        engine.dispose()
+        assert all(r.current for r in rows if r.origin == "ingest")  # every link there
+        return pairs
+
+    variant(0)
+    t0 = time.monotonic()
+    assert run_cli("ingest", str(path), db=new_store).returncode == 0
+    total = time.monotonic() - t0
+    env = {**os.environ, "MTGRULES_DB": str(new_store)}
+    kills = 0
+    for i in range(1, KILLS * 3):
+        variant(i)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "mtgrules.cli", "ingest", str(path)],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        time.sleep(rng.uniform(0.3 * total, total))
+        proc.send_signal(signal.SIGKILL)
+        kills += proc.wait() == -signal.SIGKILL
+        whole()
+        if kills == KILLS:
+            break
+    assert kills == KILLS
+    assert run_cli("ingest", str(path), db=new_store).returncode == 0
+    assert ("en-2025-11-14", "zh-Hans-2025-11-14", "same-date") in whole()
