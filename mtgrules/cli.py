@@ -169,10 +169,11 @@ def ingest(app: AppContext, paths: tuple[Path, ...], as_json: bool) -> None:
     run = report.alignments
     if run.aligned or run.removed:
         why = ", ".join(f"{n} {w}" for w, n in sorted(Counter(p.why for p in run.aligned).items()))
+        n = len(run.aligned)
         click.echo(
-            f"Aligned {len(run.aligned)} pairs of editions ({why or 'none'}) in {run.seconds:.1f} s; "
-            f"{run.kept} were already aligned"
-            + (f", {run.removed} no longer needed were removed." if run.removed else ".")
+            f"Aligned {n} pair{'s' if n != 1 else ''} of editions ({why or 'none'}) in "
+            f"{run.seconds:.1f} s; {run.kept} already aligned"
+            + (f", {run.removed} no longer needed removed." if run.removed else ".")
         )
 
 

@@ -163,6 +163,14 @@ def test_search_hits_in_spanish_carry_inferred_labels(corpus_db):
     assert f"1. {rules[0]['label']}*  es-page-es-107.3" in text
 
 
+@pytest.mark.parametrize("label", ["107.3a", "107.3g", "107.3p"])
+def test_a_rule_search_finds_the_spanish_clause_by_its_inferred_label(corpus_db, label):
+    data = json.loads(run_cli("search", label, "--lang", "es", "--json", db=corpus_db).stdout)
+    assert [(h["edition"], h["label"], h.get("label_inferred")) for h in data["hits"]] == [
+        ("es-page-es-107.3", label, True)
+    ]
+
+
 def test_search_shows_spanish_beside_english_hits(corpus_db):
     """A fresh store (the fixture is a plain ingest) shows the Spanish clause beside an
     English hit, by the link stored at ingest, with its inferred label."""

@@ -240,7 +240,11 @@ def update_alignments(
     stale = [
         r.id
         for r in stored
-        if r.origin == INGEST and (r.a, r.b) not in wanted and r.a in alive and r.b in alive
+        if r.origin == INGEST
+        and r.a in alive
+        and r.b in alive
+        # not wanted any more, or outdated beside a current one (made by hand) of the pair
+        and ((r.a, r.b) not in wanted or (not r.current and (r.a, r.b) in current))
     ]
     delete_alignments(session, stale)
     return AlignmentUpdate(

@@ -406,6 +406,23 @@ def inferred_labels(session: Session, clause_ids: Iterable[int]) -> dict[int, st
     return {cid: label for cid, (_rank, label) in found.items()}
 
 
+def clauses_inferred_as(session: Session, label: str) -> list[int]:
+    """Ids of the unlabelled clauses the aligner inferred ``label`` for (the Spanish page's
+    107.3a), whichever alignment inferred it."""
+    found: set[int] = set()
+    for end in (Link.source_clause_id, Link.target_clause_id):
+        found.update(
+            cid
+            for (cid,) in session.execute(
+                select(end)
+                .join(Clause, Clause.id == end)
+                .where(Link.inferred_label == label, Clause.label.is_(None))
+            )
+            if cid is not None
+        )
+    return sorted(found)
+
+
 # --- checking stored links (check.py) ------------------------------------------------------
 
 

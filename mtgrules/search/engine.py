@@ -15,7 +15,7 @@ from ..termbase import load_termbase
 from ..text.fold import fold_words
 from ..text.labels import match_rule_query
 from ..text.language import language_order, same_tag
-from .backend import ranked_matches, rule_matches
+from .backend import MatchRow, load_clauses, ranked_matches, rule_matches
 from .crosslang import attach_aligned, pivot_clauses
 from .fuzzy import FUZZY_BELOW, fuzzy_groups
 from .hits import make_hits
@@ -137,7 +137,29 @@ def _rule_search(
     """A rule number: that clause in every edition, identical texts grouped, by language,
     newest first within a language."""
     found = rule_matches(session, label, [e.id for e in editions], kinds)
+    found += _inferred_matches(session, label, editions, kinds)
     found.sort(key=lambda r: max(by_id[e].date or "" for e in r.edition_ids), reverse=True)
     found.sort(key=lambda r: language_order(r.language))  # stable: newest first stays
     hits = make_hits(session, found[:limit], by_id, False, [])
+    mark_inferred_labels(session, hits)
     return SearchResult(query, "rule", [label], hits)
+
+
+def _inferred_matches(
+    session: Session, label: str, editions: list[EditionInfo], kinds: tuple[str, ...] | None
+) -> list[MatchRow]:
+    """Unlabelled clauses the aligner labelled ``label`` (the Spanish page's subrules)."""
+    if kinds and "rule" not in kinds:
+        return []
+    from ..align.storage import clauses_inferred_as
+
+    ids = clauses_inferred_as(session, label)
+    if not ids:
+        return []
+    wanted = {e.id: e for e in editions}
+    rows = load_clauses(session, ids)
+    return [
+        MatchRow(1.0, wanted[c.edition_id].language, [c.id], [c.edition_id])
+        for c in rows.values()
+        if c.edition_id in wanted and c.kind == "rule"
+    ]
