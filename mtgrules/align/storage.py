@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -144,24 +145,44 @@ def save_edition_alignment(
     session.add(row)
     session.flush()
     if result.pairs:
-        # One executemany of plain rows: a whole edition is 4,000 links, and an ingest of the
-        # archive stores 110 such alignments (ORM objects one by one took most of the time).
-        session.execute(
-            insert(Link.__table__),
-            [
-                {
-                    "alignment_id": row.id,
-                    "kind": p.kind,
-                    "source_clause_id": p.a.id if p.a else None,
-                    "target_clause_id": p.b.id if p.b else None,
-                    "score": float(p.score),
-                    "evidence": p.evidence,
-                    "inferred_label": _inferred_label(p.evidence),
-                }
-                for p in result.pairs
-            ],
-        )
+        _insert_links(session, row.id, result.pairs)
     return row.id
+
+
+def _insert_links(session: Session, alignment_id: int, pairs: list[Pair]) -> None:
+    """One executemany of plain rows: a whole edition is 4,000 links, and an ingest of the
+    archive stores 110 such alignments (ORM objects one by one took most of the time)."""
+    rows = [
+        (
+            alignment_id,
+            p.kind,
+            p.a.id if p.a else None,
+            p.b.id if p.b else None,
+            float(p.score),
+            p.evidence,
+            _inferred_label(p.evidence),
+        )
+        for p in pairs
+    ]
+    dialect = session.get_bind().dialect
+    if dialect.name == "sqlite":
+        # SQLite stores JSON as text: handing the driver the rows, serialized as SQLAlchemy
+        # would, skips its per-row parameter processing (a third of the time of the links).
+        dumps = getattr(dialect, "_json_serializer", None) or json.dumps
+        session.connection().exec_driver_sql(
+            f"INSERT INTO {Link.__table__.name} (alignment_id, kind, source_clause_id, "
+            "target_clause_id, score, evidence, inferred_label) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [(*r[:5], dumps(r[5]), r[6]) for r in rows],
+        )
+        return
+    columns = ("alignment_id", "kind", "source_clause_id", "target_clause_id", "score")
+    session.execute(
+        insert(Link.__table__),
+        [
+            {**dict(zip(columns, r[:5], strict=True)), "evidence": r[5], "inferred_label": r[6]}
+            for r in rows
+        ],
+    )
 
 
 @dataclass
