@@ -14,6 +14,7 @@ from corpus_store import corpus_store
 from mtgrules.align import align_rule
 from mtgrules.align.evaluate import (
     load_rule_gold,
+    score_cross_date,
     score_editions,
     score_rule,
     score_translation,
@@ -27,6 +28,13 @@ EDITION_PAIRS = [("en-2018-10-05", "en-2019-10-04"), ("en-2009-05-01", "en-2009-
 TRANSLATION_PAIRS = [
     ("en-2026-01-16", "zh-Hans-2026-01-16"),
     ("en-2022-06-10", "zh-Hans-2022-06-10"),
+]
+# A translation against an English edition of another date (rules renumbered in between), as
+# a report falls back to when no English of its date is stored: gold composed from the
+# English of its date (same labels) and the English texts unchanged between the two dates.
+CROSS_DATE = [
+    ("en-2026-01-16", "zh-Hans-2023-11-17", "en-2023-11-17"),
+    ("en-2026-01-16", "zh-Hans-2022-06-10", "en-2022-06-10"),
 ]
 
 
@@ -48,6 +56,10 @@ def main() -> None:
             ia, ib = find_edition(infos, a), find_edition(infos, b)
             sc = score_translation(s, ia.id, ib.id)
             print(f"{a} -> {b} (rule clauses, gold = same label): {sc.as_json()}")
+        for a, b, via in CROSS_DATE:
+            ia, ib, iv = (find_edition(infos, k) for k in (a, b, via))
+            sc = score_cross_date(s, ia.id, ib.id, iv.id)
+            print(f"{a} -> {b} (rule clauses, gold composed via {via}): {sc.as_json()}")
 
 
 if __name__ == "__main__":

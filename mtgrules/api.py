@@ -70,11 +70,13 @@ class Store:
     # --- the store ---------------------------------------------------------------------
 
     def ingest(self, *paths: str | Path):
-        """Ingest files or folders (none: the bundled corpus); returns an IngestReport."""
-        from .ingest import BUNDLED_CORPUS, ingest_paths
+        """Ingest files or folders (none: the bundled corpus), with the alignments the new
+        editions need, in one transaction; returns an IngestReport."""
+        from .align.plan import ingest_and_align
+        from .ingest import BUNDLED_CORPUS
 
         targets = [Path(p) for p in paths] or [BUNDLED_CORPUS]
-        return self._write(lambda s: ingest_paths(s, targets))
+        return self._write(lambda s: ingest_and_align(s, targets))
 
     def ensure_corpus(self):
         """Ingest the bundled corpus if the store holds no edition yet; the IngestReport or
@@ -111,14 +113,20 @@ class Store:
         edition: str | None = None,
         as_of: int | None = None,
     ):
-        """A rule with its subrules in every edition that has it (RuleShown)."""
+        """A rule with its subrules in every edition that has it (RuleShown); a subrule
+        without a label of its own carries the one the aligner inferred (label_inferred)."""
+        from .align.inferred import fill_inferred_labels
         from .store.queries import show_rule
         from .text.labels import parse_rule_label
 
         label = parse_rule_label(rule)
-        return self._read(
-            lambda s: show_rule(s, label, language=language, edition=edition, as_of=as_of)
-        )
+
+        def work(s: Session):
+            shown = show_rule(s, label, language=language, edition=edition, as_of=as_of)
+            fill_inferred_labels(s, [c for e in shown.editions for c in e.clauses])
+            return shown
+
+        return self._read(work)
 
     def clauses(self, edition: str, *, as_of: int | None = None):
         """Every clause of one edition, in order (ClauseView)."""

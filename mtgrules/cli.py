@@ -91,7 +91,8 @@ class AppContext:
 
     def ensure_data(self) -> None:
         """A newcomer's first command works: an empty store gets the bundled corpus first."""
-        from .ingest import BUNDLED_CORPUS, ingest_paths
+        from .align.plan import ingest_and_align
+        from .ingest import BUNDLED_CORPUS
         from .store.queries import store_is_empty
 
         with self.session(write=False) as s:
@@ -102,10 +103,11 @@ class AppContext:
             err=True,
         )
         with self.session() as s:
-            report = ingest_paths(s, [BUNDLED_CORPUS])
+            report = ingest_and_align(s, [BUNDLED_CORPUS])
         click.echo(
             f"Ingested {report.editions_added} editions, {report.clauses_added} clauses "
-            f"(revision {report.revision_id}).",
+            f"(revision {report.revision_id}); aligned {len(report.alignments.aligned)} "
+            "pairs of editions.",
             err=True,
         )
 
@@ -155,10 +157,15 @@ def ingest(app: AppContext, paths: tuple[Path, ...], as_json: bool, language: st
     Plain text, PDF (with a text layer), DOCX, Word .doc, RTF, HTML, Markdown and wiki
     pages, in any language; the format is read from the content. Files in a folder that
     hold no rules are skipped with a note. Every ingest that changes something is one
-    revision, written in one transaction: on any error the store is left as it was.
-    Unchanged files are skipped.
+    revision, written in one transaction with the alignments its new editions need (each
+    translation with its English source, each English edition with the one before it): on
+    any error the store is left as it was. Unchanged files are skipped, and pairs already
+    aligned are not aligned again.
     """
-    from .ingest import BUNDLED_CORPUS, ingest_paths
+    from collections import Counter
+
+    from .align.plan import ingest_and_align
+    from .ingest import BUNDLED_CORPUS
     from .render import table, to_json
     from .sources.segment import language_tag
 
@@ -175,7 +182,9 @@ def ingest(app: AppContext, paths: tuple[Path, ...], as_json: bool, language: st
 
     try:
         with app.session() as s:
-            report = ingest_paths(s, targets, on_file=tick if show_progress else None, language=tag)
+            report = ingest_and_align(
+                s, targets, on_file=tick if show_progress else None, language=tag
+            )
     finally:
         if bars:
             bars[0].__exit__(None, None, None)
@@ -200,6 +209,15 @@ def ingest(app: AppContext, paths: tuple[Path, ...], as_json: bool, language: st
         )
     else:
         click.echo("\nNothing changed: every file is already in the store.")
+    run = report.alignments
+    if run.aligned or run.removed:
+        why = ", ".join(f"{n} {w}" for w, n in sorted(Counter(p.why for p in run.aligned).items()))
+        n = len(run.aligned)
+        click.echo(
+            f"Aligned {n} pair{'s' if n != 1 else ''} of editions ({why or 'none'}) in "
+            f"{run.seconds:.1f} s; {run.kept} already aligned"
+            + (f", {run.removed} no longer needed removed." if run.removed else ".")
+        )
 
 
 @cli.command()
@@ -243,7 +261,11 @@ def show(
     as_json: bool,
     as_of: int | None,
 ) -> None:
-    """Show a rule such as 107.3, with its subrules, in every edition that has it."""
+    """Show a rule such as 107.3, with its subrules, in every edition that has it.
+
+    A label marked * (107.3a*) was inferred by the aligner: the source has none.
+    """
+    from .align.inferred import fill_inferred_labels
     from .render import render_show, to_json, use_colour
     from .store.queries import show_rule
     from .text.labels import parse_rule_label
@@ -251,6 +273,8 @@ def show(
     label = parse_rule_label(rule)
     with app.reader() as s:
         result = show_rule(s, label, language=language, edition=edition, as_of=as_of)
+        # Unlabelled subrules (the Spanish page) get the label the aligner inferred: 107.3a*.
+        fill_inferred_labels(s, [c for shown in result.editions for c in shown.clauses])
     if as_json:
         click.echo(to_json(result.as_json()))
         return
@@ -309,6 +333,12 @@ def history(app: AppContext, as_json: bool) -> None:
     is_flag=True,
     help="With --editions ENGLISH TRANSLATION: propose new termbase entries from the pairs.",
 )
+@click.option(
+    "--check",
+    is_flag=True,
+    help="Check the stored links: flag each link between differently labelled clauses of "
+    "editions that share a date or a document whose content agrees weakly; exit 1 if any.",
+)
 @click.option("--refresh", is_flag=True, help="Recompute even if a stored alignment exists.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @_as_of_option
@@ -319,6 +349,7 @@ def align(
     edition_pair: tuple[str, str] | None,
     date_of: str | None,
     learn_terms: bool,
+    check: bool,
     refresh: bool,
     as_json: bool,
     as_of: int | None,
@@ -327,11 +358,26 @@ def align(
 
     Each clause is paired by content (numbers, symbols, game terms, cognates, labels), with
     a score and the evidence. Examples: mtgrules align 107.3; mtgrules align --editions
-    en-2018-10-05 en-2019-10-04; mtgrules align --date es-page-es-107.3
+    en-2018-10-05 en-2019-10-04; mtgrules align --date es-page-es-107.3; mtgrules align
+    --check (one line per suspicious stored link, then a summary; exit code 1 if any)
     """
     from .align.report import as_jsonable, render, run_align
     from .render import to_json
 
+    if check:
+        from .errors import QueryError
+
+        if rule or edition_pair or date_of or learn_terms or refresh or as_of is not None:
+            raise QueryError("--check takes no rule, edition or other mode: mtgrules align --check")
+        from .align.check import check_links, render_check
+
+        app.ensure_data()
+        with app.session(write=False) as s:
+            result = check_links(s)
+        click.echo(to_json(result.as_json()) if as_json else render_check(result))
+        if result.found:
+            sys.exit(1)
+        return
     app.ensure_data()
     with app.session() as s:
         mode, result = run_align(

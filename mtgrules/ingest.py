@@ -76,6 +76,9 @@ class IngestReport(Record):
     editions_added: int = 0
     clauses_added: int = 0
     flags: Counter = field(default_factory=Counter)
+    # What the aligner stored for the new editions (align.plan.AlignmentUpdate), when the
+    # ingest was asked to align (the command line and the Python API do).
+    alignments: Any = None
 
     @property
     def changed(self) -> bool:
@@ -94,6 +97,7 @@ class IngestReport(Record):
             "flags": self.damage,
             "files": [f.as_json() for f in self.files],
             "skipped": [f.as_json() for f in self.skipped],
+            **({"alignments": self.alignments.as_json()} if self.alignments is not None else {}),
         }
 
 

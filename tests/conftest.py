@@ -24,7 +24,8 @@ import pytest
 from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.engine import make_url
 
-from mtgrules.ingest import BUNDLED_CORPUS, ingest_paths
+from mtgrules.align.plan import ingest_and_align
+from mtgrules.ingest import BUNDLED_CORPUS
 from mtgrules.store import open_store, session_scope
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -114,9 +115,10 @@ def new_store(tmp_path: Path) -> Iterator[StoreRef]:
 
 
 def _fill_with_corpus(db: StoreRef) -> None:
+    """The corpus as `mtgrules ingest` stores it: its editions and their alignments."""
     engine = open_store(str(db))
     with session_scope(engine) as s:
-        ingest_paths(s, [CORPUS])
+        ingest_and_align(s, [CORPUS])
     if engine.dialect.name == "sqlite":
         # Outside any transaction (a checkpoint cannot run inside one), so copies of the
         # file are whole without their -wal.

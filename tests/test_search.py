@@ -198,8 +198,11 @@ def test_rule_number_goes_to_that_clause_in_every_edition(engine):
                 "SELECT count(*) FROM clause WHERE label = '107.3g' AND kind IN ('rule', 'heading')"
             )
         ).scalar()
-    assert sum(len(h.editions) for h in result.hits) == expected
-    assert {"en", "fr", "zh-Hans", "zh-Hant"} <= {h.language for h in result.hits}
+    labelled = [h for h in result.hits if not h.label_inferred]
+    assert sum(len(h.editions) for h in labelled) == expected
+    assert {"en", "fr", "zh-Hans", "zh-Hant"} <= {h.language for h in labelled}
+    # and the Spanish page's paragraph the aligner labelled 107.3g at ingest (107.3g*)
+    assert [h.edition for h in result.hits if h.label_inferred] == ["es-page-es-107.3"]
 
 
 def test_identical_texts_are_one_hit(engine):
@@ -331,12 +334,14 @@ def test_old_store_gets_indexed_by_the_migration(store_copy):
     """A store made before 0003 (the index dropped by the downgrade) is indexed on upgrade."""
     from alembic import command
 
-    from mtgrules.store.migrate import alembic_config
+    from mtgrules.store.migrate import _foreign_keys_off, alembic_config
 
     eng = open_store(str(store_copy))
     before = _search(eng, "stack", limit=5).as_json()
     cfg = alembic_config(eng)
-    with eng.begin() as conn:
+    # As mtgrules migrates: SQLite's batch rebuild of the alignment table (0004's downgrade)
+    # needs foreign keys off while the store holds links (ingest stores them).
+    with eng.connect() as conn, _foreign_keys_off(conn), conn.begin():
         cfg.attributes["connection"] = conn
         command.downgrade(cfg, "0002")
     eng.dispose()
@@ -366,20 +371,25 @@ def test_noise_is_not_indexed(engine):
 
 
 def test_stored_aligner_links_come_first(store_copy):
-    """Once the aligner has stored links, they decide what sits beside a hit (they know
-    that the forum's 107.3f is 2026's 107.3g; the label alone does not)."""
+    """Stored links decide what sits beside a hit: the forum's French 107.3f beside its own
+    page's English (linked at ingest), and, once someone aligns it with 2026, beside 2026's
+    107.3g, the same rule under its new number (the label alone would not say so)."""
     align = pytest.importorskip("mtgrules.align")
     from mtgrules.store.queries import find_edition, list_editions
 
     eng = open_store(str(store_copy))
+    top = _search(eng, "pile", limit=3).hits[0]
+    assert (top.language, top.edition) == ("fr", "fr-forum-fr-107.3")
+    own = {a.edition: a for a in top.aligned}["en-forum-fr-107.3"]
+    assert (own.via, own.label) == ("link", top.label)
     with session_scope(eng) as s:
         infos = list_editions(s)
         fr = find_edition(infos, "fr-forum-fr-107.3")
         en = find_edition(infos, "en-2026-01-16")
         align.align_editions(s, fr.id, en.id)
-    result = _search(eng, "pile", limit=3)
+    result = _search(eng, "value of X is defined somewhere within its text", language="en")
     eng.dispose()
-    top = result.hits[0]
-    assert top.language == "fr"
-    beside = {a.edition: a for a in top.aligned}
-    assert beside["en-2026-01-16"].via == "link"
+    hit = next(h for h in result.hits if h.edition == "en-2026-01-16")
+    assert hit.label == "107.3g"
+    french = next(a for a in hit.aligned if a.language == "fr")
+    assert (french.label, french.via) == ("107.3f", "link")

@@ -58,7 +58,11 @@ def _fit_glossary(
 
 
 def _fit_rules(
-    session: Session, target: EditionInfo, cand: EditionInfo, rules: list[str]
+    session: Session,
+    target: EditionInfo,
+    cand: EditionInfo,
+    rules: list[str],
+    memo: dict[tuple, tuple[float, int, int, list[dict]]] | None = None,
 ) -> tuple[float, int, int, list[dict]]:
     mine, theirs = [], []
     for rule in rules:
@@ -66,6 +70,20 @@ def _fit_rules(
         theirs.extend(c for c in rule_clauses(session, cand.id, rule) if c.kind == "rule")
     if not mine or not theirs:
         return 0.0, 0, len(mine), []
+    # Editions whose rules read the same give the same fit (107.3 is word for word the same
+    # from 2022-06-10 to 2026-01-16): align once per wording.
+    key = (cand.language, *((c.label, c.kind, c.norm) for c in theirs))
+    if memo is not None and key in memo:
+        return memo[key]
+    out = _fit_clauses(target, cand, mine, theirs)
+    if memo is not None:
+        memo[key] = out
+    return out
+
+
+def _fit_clauses(
+    target: EditionInfo, cand: EditionInfo, mine: list, theirs: list
+) -> tuple[float, int, int, list[dict]]:
     a, b = to_items(mine, target.language), to_items(theirs, cand.language)
     # No label bonus here: the fit must measure content only, or every edition with the
     # same labels would tie.
@@ -128,9 +146,10 @@ def date_edition(session: Session, edition_id: int, *, as_of: int | None = None)
     rules = _rules_of(session, target) if target.kind == "rules" else []
     english = is_english(target.language)
     rows = []
+    memo: dict = {}
     for cand in official:
         if rules:
-            fit, exact, n, diffs = _fit_rules(session, target, cand, rules)
+            fit, exact, n, diffs = _fit_rules(session, target, cand, rules, memo)
         else:
             fit, exact, n, diffs = _fit_glossary(session, target, cand)
         rows.append(Candidate(cand.id, cand.date, round(fit, 4), exact, n, diffs[:20]))

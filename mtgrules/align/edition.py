@@ -14,8 +14,9 @@ from ..store.queries import (
 )
 from ..text.labels import rule_of
 from .dp import Step
-from .features import featurize
+from .features import Features, featurize
 from .model import EditionAlignment, Pair
+from .reference import numbered_alike
 from .sequence import Item, Settings, align_items, order_steps
 from .storage import load_edition_alignment, save_edition_alignment
 
@@ -36,10 +37,43 @@ def edition_info(session: Session, edition_id: int) -> EditionInfo:
         ) from None
 
 
-def to_items(clauses: list[ClauseView], language: str) -> list[Item]:
+class ClauseCache:
+    """Clauses and their features, kept across the alignments of one run (an ingest's plan):
+    each English edition is read up to three times (with the edition before it, the one
+    after it, and its translations), and consecutive editions share most of their texts.
+    Bounded, so that the 110-edition archive does not hold every edition at once."""
+
+    def __init__(self, editions: int = 6, features: int = 30_000):
+        self._editions: dict[int, list[ClauseView]] = {}
+        self._features: dict[tuple[str, str], Features] = {}
+        self._max_editions = editions
+        self._max_features = features
+
+    def clauses(self, session: Session, edition_id: int) -> list[ClauseView]:
+        got = self._editions.pop(edition_id, None)
+        if got is None:
+            got = edition_clauses(session, edition_id)
+        self._editions[edition_id] = got  # most recently used last
+        while len(self._editions) > self._max_editions:
+            del self._editions[next(iter(self._editions))]
+        return got
+
+    def featurize(self, text: str, language: str) -> Features:
+        key = (text, language)
+        got = self._features.get(key)
+        if got is None:
+            if len(self._features) >= self._max_features:
+                self._features.clear()
+            got = self._features[key] = featurize(text, language)
+        return got
+
+
+def to_items(
+    clauses: list[ClauseView], language: str, cache: ClauseCache | None = None
+) -> list[Item]:
+    make = cache.featurize if cache is not None else featurize
     return [
-        Item(label=c.label, kind=c.kind, features=featurize(c.norm, language), key=c)
-        for c in clauses
+        Item(label=c.label, kind=c.kind, features=make(c.norm, language), key=c) for c in clauses
     ]
 
 
@@ -111,16 +145,24 @@ def fragment_scope(small: list[ClauseView], big: list[ClauseView]) -> list[int] 
 
 
 def compute_edition_alignment(
-    session: Session, info_a: EditionInfo, info_b: EditionInfo, settings: Settings | None = None
+    session: Session,
+    info_a: EditionInfo,
+    info_b: EditionInfo,
+    settings: Settings | None = None,
+    *,
+    cache: ClauseCache | None = None,
 ) -> EditionAlignment:
-    a = [c for c in edition_clauses(session, info_a.id) if c.kind in ALIGNED_KINDS]
-    b = [c for c in edition_clauses(session, info_b.id) if c.kind in ALIGNED_KINDS]
+    load = cache.clauses if cache is not None else edition_clauses
+    a = [c for c in load(session, info_a.id) if c.kind in ALIGNED_KINDS]
+    b = [c for c in load(session, info_b.id) if c.kind in ALIGNED_KINDS]
     scope_a, scope_b = fragment_scope(b, a), fragment_scope(a, b)
     ka = scope_a if scope_a is not None else list(range(len(a)))
     kb = scope_b if scope_b is not None else list(range(len(b)))
+    if settings is None:
+        settings = Settings(labels_agree=numbered_alike(info_a, info_b))
     sub = align_items(
-        to_items([a[k] for k in ka], info_a.language),
-        to_items([b[k] for k in kb], info_b.language),
+        to_items([a[k] for k in ka], info_a.language, cache),
+        to_items([b[k] for k in kb], info_b.language, cache),
         settings,
     )
     steps = [

@@ -205,3 +205,36 @@ def _score_pairs(result, gold: set[tuple[int, int]]) -> Score:
         if p.a is not None and p.b is not None and p.a.id in covered
     }
     return strict_score(predicted, gold)
+
+
+def composed_gold(session: Session, a: int, b: int, via: int) -> set[tuple[int, int]]:
+    """Gold for an English edition ``a`` and a translation ``b`` of another date, composed of
+    two facts that need no aligner: ``via``, the English of ``b``'s date, numbers its clauses
+    as ``b`` does (same label, same clause); and an English clause whose text is unchanged
+    and unique in ``via`` and ``a`` is the same clause in both. Rule clauses only."""
+    ca = [c for c in edition_clauses(session, a) if c.kind == "rule"]
+    cv = [c for c in edition_clauses(session, via) if c.kind == "rule"]
+    cb = [c for c in edition_clauses(session, b) if c.kind == "rule" and c.label]
+
+    def unique(cs, key):
+        seen: dict = {}
+        for c in cs:
+            seen.setdefault(key(c), []).append(c)
+        return {k: v[0] for k, v in seen.items() if len(v) == 1 and k}
+
+    text_a, text_v = unique(ca, lambda c: c.norm), unique(cv, lambda c: c.norm)
+    label_b = unique(cb, lambda c: c.label)
+    gold = set()
+    for text, x in text_v.items():
+        if text in text_a and x.label in label_b:
+            gold.add((text_a[text].id, label_b[x.label].id))
+    return gold
+
+
+def score_cross_date(session: Session, a: int, b: int, via: int) -> Score:
+    """A translation read against an English edition of another date (renumbered in
+    between), scored against composed_gold. Nothing is stored."""
+    from .edition import compute_edition_alignment, edition_info
+
+    result = compute_edition_alignment(session, edition_info(session, a), edition_info(session, b))
+    return _score_pairs(result, composed_gold(session, a, b, via))

@@ -7,6 +7,7 @@ store/sql.py), so it imports nothing of the aligner itself.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -65,19 +66,52 @@ def links_touching(
 def inferred_labels(db: Any, clause_ids: Iterable[int]) -> dict[int, str]:
     """The label the aligner inferred for each of these clauses that prints none (the
     Spanish page's subrules), from the stored links that carry one. A link's inferred label
-    belongs to whichever of its two ends has no label of its own."""
+    belongs to its unlabelled end, never to its labelled one. Where several alignments
+    inferred a label, the whole-edition alignment made at ingest wins, then the newest."""
     ids = sorted(set(clause_ids))
-    out: dict[int, str] = {}
+    found: dict[int, tuple[tuple[int, int], str]] = {}
     for i in range(0, len(ids), _CHUNK):
         chunk = in_list(ids[i : i + _CHUNK])
-        # One lookup per end, each on its index (see links_touching); newest link first.
+        # One lookup per end, each on its index (see links_touching).
         for end in ("source_clause_id", "target_clause_id"):
-            scope = "alignment_id IN (SELECT id FROM alignment) AND " if end[0] == "s" else ""
             rows = fetch(
                 db,
-                f"SELECT {end}, inferred_label FROM link WHERE {scope}{end} IN ({chunk}) "
-                "AND inferred_label IS NOT NULL ORDER BY id DESC",
+                f"SELECT l.{end}, l.inferred_label, a.id, a.kind, a.stats FROM link l "
+                f"JOIN alignment a ON a.id = l.alignment_id JOIN clause c ON c.id = l.{end} "
+                f"WHERE l.{end} IN ({chunk}) AND l.inferred_label IS NOT NULL "
+                "AND c.label IS NULL",
+                plain=True,
             )
-            for cid, label in rows:
-                out.setdefault(cid, label)
-    return out
+            for cid, label, alignment_id, kind, stats in rows:
+                if not label:
+                    continue
+                rank = (int(kind == "editions" and _made_by_ingest(stats)), alignment_id)
+                if cid not in found or rank > found[cid][0]:
+                    found[cid] = (rank, label)
+    return {cid: label for cid, (_rank, label) in found.items()}
+
+
+def _made_by_ingest(stats: Any) -> bool:
+    # JSON comes back parsed from PostgreSQL and as text from bare SQLite.
+    if isinstance(stats, str):
+        try:
+            stats = json.loads(stats)
+        except ValueError:
+            return False
+    return isinstance(stats, dict) and stats.get("by") == "ingest"
+
+
+def clauses_inferred_as(db: Any, label: str) -> list[int]:
+    """Ids of the unlabelled clauses the aligner inferred ``label`` for (the Spanish page's
+    107.3a), whichever alignment inferred it."""
+    found: set[int] = set()
+    for end in ("source_clause_id", "target_clause_id"):
+        rows = fetch(
+            db,
+            f"SELECT l.{end} FROM link l JOIN clause c ON c.id = l.{end} "
+            "WHERE l.inferred_label = :label AND c.label IS NULL",
+            {"label": label},
+            plain=True,
+        )
+        found.update(cid for (cid,) in rows if cid is not None)
+    return sorted(found)

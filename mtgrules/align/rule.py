@@ -23,7 +23,8 @@ from ..text.language import is_english
 from .dp import Step
 from .edition import to_items
 from .model import Group, Member, RuleAlignment
-from .sequence import Item, align_items, order_steps
+from .reference import numbered_alike
+from .sequence import Item, Settings, align_items, order_steps
 
 Node = tuple[int, int, int | None]  # (edition id, clause id, sentence index or None)
 
@@ -70,11 +71,12 @@ def _align(a: RuleEdition, b: RuleEdition) -> list[Step]:
 
     scope_b = fragment_scope(a.clauses, b.clauses)
     scope_a = fragment_scope(b.clauses, a.clauses)
+    settings = Settings(labels_agree=numbered_alike(a.info, b.info))
     if scope_a is None and scope_b is None:
-        return align_items(a.items, b.items)
+        return align_items(a.items, b.items, settings)
     ka = scope_a if scope_a is not None else list(range(len(a.items)))
     kb = scope_b if scope_b is not None else list(range(len(b.items)))
-    sub = align_items([a.items[i] for i in ka], [b.items[j] for j in kb])
+    sub = align_items([a.items[i] for i in ka], [b.items[j] for j in kb], settings)
     steps = [
         Step(tuple(ka[i] for i in s.a), tuple(kb[j] for j in s.b), s.score, s.evidence, s.crossing)
         for s in sub

@@ -23,7 +23,14 @@ from rapidfuzz import fuzz, process
 
 from ..text.language import same_language
 from .dp import Step, align_monotonic
-from .features import Context, Features, contains, join_features, similarity
+from .features import (
+    Context,
+    Features,
+    contains,
+    join_features,
+    similarity,
+    similarity_value,
+)
 
 # Same-language cells whose plain ratio is below this cannot pair (the bar is 0.6, a shared
 # label adds 0.1), so the DP skips their full scoring, unless one text sits inside the other.
@@ -54,6 +61,18 @@ class Settings:
     # A shared label pairs two clauses only if their content scores at least this much.
     label_confirm_same: float = 0.5
     label_confirm_cross: float = 0.3
+    # A translated clause under the same label whose content scores this much is anchored
+    # without comparing its neighbours (a near-exact anchor).
+    near_cross: float = 0.7
+    # The two sequences number their clauses alike (an official translation and the English
+    # of its date, a bilingual page): two clauses under different labels are then the same
+    # rule only on strong content (the bar of a far move, move_cross_far). Without this, a
+    # gap between anchors paired its clauses by position on uninformed scores (0.3-0.4 for
+    # short headings), and a store showed zh 727 "Restarting the Game" beside en 724
+    # "Ending Turns and Phases". `mtgrules align --check` flags such links.
+    labels_agree: bool = False
+    relabel_cross: float = 0.7
+    relabel_same: float = 0.8
     label_bonus: float = 0.1
     # The least content score at which a shared label may pair two leftover translations.
     label_floor: float = 0.15
@@ -102,6 +121,22 @@ class SequenceAligner:
         lb = sum(x.features.length for x in self.b) or 1
         self.ctx = Context(length_ratio=lb / la)
         self._cache: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[float, list[dict]]] = {}
+        # Two clauses read as one (split and merge steps), built once per pair of neighbours:
+        # their features are cached inside, and each is scored against several others.
+        self._joined_a: dict[tuple[int, ...], Features] = {}
+        self._joined_b: dict[tuple[int, ...], Features] = {}
+        self._values: dict[tuple[tuple[int, ...], tuple[int, ...]], float] = {}
+
+    @staticmethod
+    def _joined(
+        items: list[Item], cache: dict[tuple[int, ...], Features], ks: tuple[int, ...]
+    ) -> Features:
+        if len(ks) == 1:
+            return items[ks[0]].features
+        f = cache.get(ks)
+        if f is None:
+            f = cache[ks] = join_features([items[k].features for k in ks])
+        return f
 
     # --- scoring -------------------------------------------------------------------------
     def score(
@@ -111,8 +146,8 @@ class SequenceAligner:
         hit = self._cache.get(key)
         if hit is not None:
             return hit
-        fa = join_features([self.a[i].features for i in ia])
-        fb = join_features([self.b[j].features for j in ib])
+        fa = self._joined(self.a, self._joined_a, ia)
+        fb = self._joined(self.b, self._joined_b, ib)
         value, evidence = similarity(fa, fb, self.ctx, ratio=ratio)
         if len(ia) == 1 and len(ib) == 1:
             value, evidence = self._label_evidence(self.a[ia[0]], self.b[ib[0]], value, evidence)
@@ -123,12 +158,56 @@ class SequenceAligner:
         self._cache[key] = out
         return out
 
+    def value(self, ia: tuple[int, ...], ib: tuple[int, ...]) -> float:
+        """score(ia, ib)[0] without its evidence: the same number (the same arithmetic, the
+        label bonus and the kind penalty included) for comparisons that only rank."""
+        key = (ia, ib)
+        hit = self._cache.get(key)
+        if hit is not None:
+            return hit[0]
+        got = self._values.get(key)
+        if got is not None:
+            return got
+        fa = self._joined(self.a, self._joined_a, ia)
+        fb = self._joined(self.b, self._joined_b, ib)
+        value = similarity_value(fa, fb, self.ctx)
+        x, y = self.a[ia[0]], self.b[ib[0]]
+        if (
+            len(ia) == 1
+            and len(ib) == 1
+            and x.label is not None
+            and x.label == y.label
+            and not self._labels_unreliable()
+        ):
+            confirm = (
+                self.settings.label_confirm_same
+                if self.same_language
+                else self.settings.label_confirm_cross
+            )
+            if value >= confirm:
+                value += self.settings.label_bonus
+        elif (
+            len(ia) == 1
+            and len(ib) == 1
+            and x.label is not None
+            and y.label is not None
+            and self._relabel_refused(value)
+        ):
+            value = 0.0
+        if x.kind != y.kind:
+            value *= 0.8
+        value = max(0.0, min(1.0, value))
+        self._values[key] = value
+        return value
+
     def _label_evidence(
         self, x: Item, y: Item, value: float, evidence: list[dict]
     ) -> tuple[float, list[dict]]:
         if x.label is None or y.label is None:
             return value, evidence
         if x.label == y.label:
+            if self._labels_unreliable():
+                return value, [*evidence, {"feature": "label", "value": "same-other-numbering"}]
             confirm = (
                 self.settings.label_confirm_same
                 if self.same_language
@@ -143,7 +222,29 @@ class SequenceAligner:
                     {"feature": "label", "value": "same", "label": x.label, "content": value},
                 ]
             return value, [*evidence, {"feature": "label", "value": "same-unconfirmed"}]
+        if self._relabel_refused(value):
+            return 0.0, [
+                *evidence,
+                {"feature": "label", "value": "differs", "numbering": "shared", "content": value},
+            ]
         return value, [*evidence, {"feature": "label", "value": "differs"}]
+
+    def _labels_unreliable(self) -> bool:
+        """A translation aligned with an English edition of another date (no English of its
+        own date in the store, or a report's fallback): rules were inserted in between, so
+        one label names different rules on the two sides (2023's 723 is "Restarting the
+        Game", 2026's is "Ending Turns and Phases"), and translated content scores too
+        weakly to catch it. Labels are no evidence there; English editions of different
+        dates still use them, checked against their (reliable) text similarity."""
+        return not self.same_language and not self.settings.labels_agree
+
+    def _relabel_refused(self, value: float) -> bool:
+        """Two clauses under different labels, in sequences numbered alike, with content too
+        weak to say the translation renumbered one of them."""
+        if not self.settings.labels_agree:
+            return False
+        bar = self.settings.relabel_same if self.same_language else self.settings.relabel_cross
+        return value < bar
 
     # --- steps ---------------------------------------------------------------------------
     def anchors(self) -> list[tuple[int, int, float, list[dict]]]:
@@ -166,6 +267,13 @@ class SequenceAligner:
             if self.same_language
             else self.settings.label_confirm_cross
         )
+        # Across editions of one language the neighbours cost a plain ratio each: always
+        # checked there, since a label shifted by an insertion may still read alike.
+        near = None if self.same_language else self.settings.near_cross
+        if self._labels_unreliable():
+            # A shared label says nothing here (no bonus either): only content that agrees as
+            # well as a near-exact anchor's does anchors.
+            confirm = self.settings.near_cross - self.settings.label_bonus
         by_label: dict[tuple[str, str], int] = {}
         for j, y in enumerate(self.b):
             if y.label is not None and j not in used_b:
@@ -178,20 +286,30 @@ class SequenceAligner:
                 continue
             value, evidence = self.score((i,), (j,))
             # A shared label is an anchor only when the content confirms it and no neighbour
-            # fits better: across editions, labels shift when a clause is inserted.
-            if value >= confirm + self.settings.label_bonus and self._locally_best(i, j, value):
+            # fits better: across editions, labels shift when a clause is inserted. A
+            # translation whose content agrees this well is taken as it is (near-exact): its
+            # neighbours' scores would cost a dozen comparisons per clause and not change it.
+            if value >= confirm + self.settings.label_bonus and (
+                near is not None
+                and value >= near + self.settings.label_bonus
+                or self._locally_best(i, j, value)
+            ):
                 found.append((i, j, value, evidence))
                 used_a.add(i)
                 used_b.add(j)
         found.sort()
         return found
 
-    def _locally_best(self, i: int, j: int, value: float, reach: int = 2) -> bool:
+    def _locally_best(self, i: int, j: int, value: float) -> bool:
+        # Two places either way catch a label shifted by one or two insertions. Where both
+        # sides number alike nothing shifts: only the next clause could be the swapped or
+        # merged one, and a translation's ten comparisons per anchor become six.
+        reach = 1 if self.settings.labels_agree else 2
         for dj in range(-reach, reach + 1):
-            if dj and 0 <= j + dj < len(self.b) and self.score((i,), (j + dj,))[0] > value:
+            if dj and 0 <= j + dj < len(self.b) and self.value((i,), (j + dj,)) > value:
                 return False
         for di in range(-reach, reach + 1):
-            if di and 0 <= i + di < len(self.a) and self.score((i + di,), (j,))[0] > value:
+            if di and 0 <= i + di < len(self.a) and self.value((i + di,), (j,)) > value:
                 return False
         if value < (0.9 if self.same_language else 0.7):
             # A clause that reads better joined with its neighbour is half of a merge or a
@@ -200,7 +318,7 @@ class SequenceAligner:
             for ia, ib in joins:
                 if min(ia + ib) < 0 or max(ia) >= len(self.a) or max(ib) >= len(self.b):
                     continue
-                if self.score(ia, ib)[0] > value:
+                if self.value(ia, ib) > value:
                     return False
         return True
 
@@ -290,23 +408,58 @@ class SequenceAligner:
         ]
 
     def _fuzzy_anchors(self, ga: list[int], gb: list[int]) -> list[tuple[int, int, float, list]]:
-        """Confident, mutually-best pairs inside a large gap, in order (same language only)."""
+        """Confident, mutually-best pairs inside a large gap, in order."""
         if not self.same_language:
-            return []
+            return self._mark_anchors(ga, gb)
         ta = [self.a[i].features.fold for i in ga]
         tb = [self.b[j].features.fold for j in gb]
-        matrix = process.cdist(ta, tb, scorer=fuzz.ratio, workers=-1, score_cutoff=80)
-        best_b = matrix.argmax(axis=1)
-        best_a = matrix.argmax(axis=0)
+        # Each row's and each column's best (the first on a tie), from the ratios >= 80 only.
+        best_b: dict[int, tuple[float, int]] = {}
+        best_a: dict[int, tuple[float, int]] = {}
+        for value, r, c in ratios_at_least(ta, tb, 80):
+            if r not in best_b or value > best_b[r][0]:
+                best_b[r] = (value, c)
+            if c not in best_a or value > best_a[c][0]:
+                best_a[c] = (value, r)
         pairs = []
-        for r, c in enumerate(best_b):
-            if matrix[r, c] >= 85 and best_a[c] == r:
+        for r in sorted(best_b):
+            value, c = best_b[r]
+            if value >= 0.85 and best_a[c][1] == r:
                 pairs.append((ga[r], gb[c]))
         chain = longest_increasing(pairs)
         out = []
         for i, j in chain:
             v, e = self.score((i,), (j,))
             out.append((i, j, v, e))
+        return out
+
+    def _mark_anchors(self, ga: list[int], gb: list[int]) -> list[tuple[int, int, float, list]]:
+        """Translations: inside a large gap (a glossary has no labels to anchor on), clauses
+        whose symbols and rule references, which translators copy verbatim ("See rule
+        701.33" / "参见规则701.33"), are the same and found once on each side, in order and
+        confirmed by their score. Without them such a gap was left to the moved-clause pass,
+        which scores every clause against sixty others."""
+
+        def index(items: Sequence[Item], ks: list[int]) -> dict[tuple, list[int]]:
+            out: dict[tuple, list[int]] = {}
+            for k in ks:
+                marks = items[k].features.marks
+                if marks:
+                    out.setdefault((items[k].kind, *sorted(marks.items())), []).append(k)
+            return out
+
+        by_a, by_b = index(self.a, ga), index(self.b, gb)
+        pairs = sorted(
+            (ia[0], by_b[key][0])
+            for key, ia in by_a.items()
+            if len(ia) == 1 and len(by_b.get(key, ())) == 1
+        )
+        confirm = self.settings.label_confirm_cross + self.settings.label_bonus
+        out = []
+        for i, j in longest_increasing(pairs):
+            v, e = self.score((i,), (j,))
+            if v >= confirm:
+                out.append((i, j, v, [*e, {"feature": "anchor", "value": "marks"}]))
         return out
 
     def _pair_moved(self, steps: list[Step]) -> list[Step]:
@@ -321,12 +474,8 @@ class SequenceAligner:
             ta = [self.a[i].features.fold for i in lone_a]
             tb = [self.b[j].features.fold for j in lone_b]
             # A plain ratio well below the bar cannot make it with a label bonus either.
-            matrix = process.cdist(
-                ta, tb, scorer=fuzz.ratio, workers=-1, score_cutoff=threshold * 100 - 8
-            )
-            rows, cols = (matrix > 0).nonzero()
-            for r, c in zip(rows.tolist(), cols.tolist(), strict=False):
-                cands.append((float(matrix[r, c]) / 100, lone_a[r], lone_b[c]))
+            for value, r, c in ratios_at_least(ta, tb, threshold * 100 - 8):
+                cands.append((value, lone_a[r], lone_b[c]))
             known = {(i, j): v for v, i, j in cands}
         else:
             # Scoring a translation pair costs far more than a string ratio: look for moved
@@ -373,8 +522,9 @@ class SequenceAligner:
         """Translations only: two clauses left over with the same label and the same kind,
         whose content does not disagree, are the same clause whose wording gave the scorer
         little to hold on to (a short heading: "101 The Magic Golden Rules" / "101 万智牌的
-        最高原则"). Across editions labels shift, so this never runs for one language."""
-        if self.same_language:
+        最高原则"). Across editions labels shift, so this never runs for one language, nor
+        for a translation read against an English edition numbered otherwise."""
+        if self.same_language or self._labels_unreliable():
             return steps
         lone_b = {
             (self.b[s.b[0]].kind, self.b[s.b[0]].label): s
@@ -397,6 +547,52 @@ class SequenceAligner:
         return [s for s in out if id(s) not in used]
 
 
+def ratios_at_least(ta: list[str], tb: list[str], cutoff: float) -> list[tuple[float, int, int]]:
+    """Every (ratio / 100, row, column) with fuzz.ratio(ta[row], tb[column]) >= cutoff, in row
+    then column order: what one cdist of ta x tb would give, without comparing texts whose
+    lengths alone rule it out. The ratio is at most 2 * min / (x + y) for lengths x and y,
+    so a text is compared only with those whose length is within a factor of it; on the 2009
+    renumbering's 678 x 1,005 leftovers that skips 38% of the pairs, the longest ones."""
+    if not ta or not tb:
+        return []
+    lowest = cutoff / 100
+    # min/max below k puts the ratio below the cutoff; a hair lower for float safety.
+    k = lowest / (2 - lowest) * 0.999 if lowest > 0 else 0.0
+    order_b = sorted(range(len(tb)), key=lambda c: len(tb[c]))
+    lens_b = [len(tb[c]) for c in order_b]
+    order_a = sorted(range(len(ta)), key=lambda r: len(ta[r]))
+    found: list[tuple[float, int, int]] = []
+    i = 0
+    while i < len(order_a):
+        shortest = len(ta[order_a[i]])
+        j = i + 1
+        # Rows of similar length share one matrix (a factor of 1.5 keeps the column range
+        # narrow and the number of matrices small).
+        while j < len(order_a) and len(ta[order_a[j]]) <= max(shortest, 1) * 1.5:
+            j += 1
+        rows = order_a[i:j]
+        longest = len(ta[rows[-1]])
+        c0 = bisect.bisect_left(lens_b, shortest * k)
+        c1 = len(lens_b) if k == 0 else bisect.bisect_right(lens_b, longest / k)
+        cols = order_b[c0:c1]
+        if cols:
+            matrix = process.cdist(
+                [ta[r] for r in rows],
+                [tb[c] for c in cols],
+                scorer=fuzz.ratio,
+                workers=-1,
+                score_cutoff=cutoff,
+            )
+            xs, ys = (matrix > 0).nonzero()
+            found.extend(
+                (float(matrix[x, y]) / 100, rows[x], cols[y])
+                for x, y in zip(xs.tolist(), ys.tolist(), strict=True)
+            )
+        i = j
+    found.sort(key=lambda t: (t[1], t[2]))
+    return found
+
+
 def order_steps(steps: list[Step]) -> list[Step]:
     """Side a's order; an inserted item goes just after the a-item paired before it on b."""
     b_to_a: dict[int, int] = {}
@@ -405,12 +601,16 @@ def order_steps(steps: list[Step]) -> list[Step]:
             for j in s.b:
                 b_to_a[j] = max(s.a)
     seen = sorted(b_to_a)
+    # best[k]: the largest a-item paired with any of seen[:k] (a running maximum, so each
+    # inserted item finds its place in log time, not by rescanning everything before it).
+    best = [-1]
+    for j in seen:
+        best.append(max(best[-1], b_to_a[j]))
 
     def pos(s: Step) -> tuple[float, int, int]:
         if s.a:
             return (s.a[0], 0, s.b[0] if s.b else -1)
-        k = bisect.bisect_left(seen, s.b[0])
-        prior = max((b_to_a[j] for j in seen[:k]), default=-1)
+        prior = best[bisect.bisect_left(seen, s.b[0])]
         return (prior + 0.5, 1, s.b[0])
 
     return sorted(steps, key=pos)

@@ -13,21 +13,24 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import delete, func, or_, select
+from sqlalchemy import delete, func, insert, or_, select
 from sqlalchemy.orm import Session, aliased
 
 from ..store.models import Alignment, Clause, Link
 from ..store.queries import EditionInfo, edition_clauses
 from .links import links_touching  # noqa: F401  (re-exported: the read side for search)
 from .model import EditionAlignment, Member, Pair
-from .sequence import Settings
 
 if TYPE_CHECKING:
     from .rule import Linked, Node
+    from .sequence import Settings
 
 ALIGNER_VERSION = "3.1"
 EDITIONS = "editions"
@@ -51,6 +54,8 @@ def _code_digest() -> str:
 
 def signature(settings: Settings | None = None) -> str:
     """Who made a stored alignment: links made under another signature are stale."""
+    from .sequence import Settings  # the aligner itself, only when a signature is needed
+
     s = settings or Settings()
     knobs = (
         f"{s.skip_same}/{s.skip_cross}/{s.label_confirm_same}/{s.label_confirm_cross}/"
@@ -116,9 +121,12 @@ def load_edition_alignment(
     return EditionAlignment(info_a, info_b, pairs, dict(row.stats or {}))
 
 
-def save_edition_alignment(session: Session, result: EditionAlignment) -> int:
+def save_edition_alignment(
+    session: Session, result: EditionAlignment, *, origin: dict[str, Any] | None = None
+) -> int:
     """Store ``result``, replacing any older whole-edition alignment of the same pair (the
-    rule alignments over the same pair belong to align_rule and stay)."""
+    rule alignments over the same pair belong to align_rule and stay). ``origin`` goes into
+    the row's stats: who asked for it and why (the ingest's plan, see plan.py)."""
     old = session.scalars(
         select(Alignment.id).where(
             Alignment.kind == EDITIONS,
@@ -134,24 +142,105 @@ def save_edition_alignment(session: Session, result: EditionAlignment) -> int:
         edition_b=result.b.id,
         signature=signature(),
         created_at=dt.datetime.now(dt.UTC),
-        stats={**result.stats, "links": len(result.pairs)},
+        stats={**result.stats, **(origin or {}), "links": len(result.pairs)},
     )
     session.add(row)
     session.flush()
-    session.add_all(
-        Link(
-            alignment_id=row.id,
-            kind=p.kind,
-            source_clause_id=p.a.id if p.a else None,
-            target_clause_id=p.b.id if p.b else None,
-            score=float(p.score),
-            evidence=p.evidence,
-            inferred_label=_inferred_label(p.evidence),
-        )
-        for p in result.pairs
-    )
-    session.flush()
+    if result.pairs:
+        _insert_links(session, row.id, result.pairs)
     return row.id
+
+
+def _insert_links(session: Session, alignment_id: int, pairs: list[Pair]) -> None:
+    """One executemany of plain rows: a whole edition is 4,000 links, and an ingest of the
+    archive stores 110 such alignments (ORM objects one by one took most of the time)."""
+    rows = [
+        (
+            alignment_id,
+            p.kind,
+            p.a.id if p.a else None,
+            p.b.id if p.b else None,
+            float(p.score),
+            p.evidence,
+            _inferred_label(p.evidence),
+        )
+        for p in pairs
+    ]
+    dialect = session.get_bind().dialect
+    if dialect.name == "sqlite":
+        # SQLite stores JSON as text: handing the driver the rows, serialized as SQLAlchemy
+        # would, skips its per-row parameter processing (a third of the time of the links).
+        dumps = getattr(dialect, "_json_serializer", None) or json.dumps
+        session.connection().exec_driver_sql(
+            f"INSERT INTO {Link.__table__.name} (alignment_id, kind, source_clause_id, "
+            "target_clause_id, score, evidence, inferred_label) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [(*r[:5], dumps(r[5]), r[6]) for r in rows],
+        )
+        return
+    columns = ("alignment_id", "kind", "source_clause_id", "target_clause_id", "score")
+    session.execute(
+        insert(Link.__table__),
+        [
+            {**dict(zip(columns, r[:5], strict=True)), "evidence": r[5], "inferred_label": r[6]}
+            for r in rows
+        ],
+    )
+
+
+@dataclass
+class StoredAlignment:
+    """One stored whole-edition alignment, as the ingest's plan sees it."""
+
+    id: int
+    a: int
+    b: int
+    current: bool  # made by this aligner, with all its links
+    stats: dict[str, Any]
+
+    @property
+    def origin(self) -> str | None:
+        return self.stats.get("by")
+
+
+def edition_alignment_rows(session: Session) -> list[StoredAlignment]:
+    """Every stored whole-edition alignment, oldest first; one query for the rows and one
+    count of links per row (an alignment whose links are gone is not current)."""
+    rows = session.execute(
+        select(
+            Alignment.id,
+            Alignment.edition_a,
+            Alignment.edition_b,
+            Alignment.signature,
+            Alignment.stats,
+        )
+        .where(Alignment.kind == EDITIONS)
+        .order_by(Alignment.id)
+    ).all()
+    if not rows:
+        return []
+    counts = dict(
+        session.execute(
+            select(Link.alignment_id, func.count())
+            .where(Link.alignment_id.in_(select(Alignment.id).where(Alignment.kind == EDITIONS)))
+            .group_by(Link.alignment_id)
+        ).all()
+    )
+    sig = signature()
+    return [
+        StoredAlignment(
+            rid,
+            a,
+            b,
+            sig_ == sig and counts.get(rid, 0) == (stats or {}).get("links"),
+            dict(stats or {}),
+        )
+        for rid, a, b, sig_, stats in rows
+    ]
+
+
+def delete_alignments(session: Session, ids: Iterable[int]) -> None:
+    """Remove alignments and their links (the ingest's plan no longer needs them)."""
+    _delete(session, sorted(set(ids)))
 
 
 # --- one rule across editions --------------------------------------------------------------
@@ -319,3 +408,90 @@ def stored_glossary_pairs(
         for edition_a, a_term, b_term in rows
         if a_term and b_term
     ]
+
+
+# --- checking stored links (check.py) ------------------------------------------------------
+
+
+@dataclass
+class RelabelledLink:
+    """A stored link between two clauses that carry different labels."""
+
+    link_id: int
+    alignment_id: int
+    alignment_kind: str
+    rule: str | None
+    link_kind: str
+    score: float
+    a_clause: int
+    b_clause: int
+    a_edition: int
+    b_edition: int
+    a_label: str
+    b_label: str
+    a_kind: str
+    b_kind: str
+    a_text: str
+    b_text: str
+    a_language: str
+    b_language: str
+
+
+def relabelled_links(
+    session: Session, edition_pairs: Iterable[tuple[int, int]]
+) -> list[RelabelledLink]:
+    """Every stored link, of any alignment between one of ``edition_pairs`` (a, b), whose two
+    clauses both have a label and the labels differ."""
+    from sqlalchemy.orm import aliased
+
+    from ..store.models import Edition
+
+    wanted = set(edition_pairs)
+    ids = [
+        aid
+        for aid, a, b in session.execute(
+            select(Alignment.id, Alignment.edition_a, Alignment.edition_b)
+        )
+        if (a, b) in wanted
+    ]
+    ca, cb = aliased(Clause), aliased(Clause)
+    ea, eb = aliased(Edition), aliased(Edition)
+    out: list[RelabelledLink] = []
+    for i in range(0, len(ids), 500):
+        chunk = ids[i : i + 500]
+        query = (
+            select(
+                Link.id,
+                Alignment.id,
+                Alignment.kind,
+                Alignment.rule,
+                Link.kind,
+                Link.score,
+                ca.id,
+                cb.id,
+                ca.edition_id,
+                cb.edition_id,
+                ca.label,
+                cb.label,
+                ca.kind,
+                cb.kind,
+                ca.norm,
+                cb.norm,
+                ea.language,
+                eb.language,
+            )
+            .join(Alignment, Link.alignment_id == Alignment.id)
+            .join(ca, ca.id == Link.source_clause_id)
+            .join(cb, cb.id == Link.target_clause_id)
+            .join(ea, ea.id == ca.edition_id)
+            .join(eb, eb.id == cb.edition_id)
+            .where(
+                Link.alignment_id.in_(chunk),
+                ca.label.is_not(None),
+                cb.label.is_not(None),
+                ca.label != cb.label,
+            )
+            .order_by(Link.id)
+        )
+        out.extend(RelabelledLink(*row) for row in session.execute(query))
+    return out

@@ -2,15 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+# One answer for "which English does this edition follow", shared with the aligner.
+from ..align.reference import followed_english, newest_english
 from ..store.models import Clause
 from ..store.queries import EditionInfo
 from ..text.language import is_english
+
+__all__ = [
+    "RULE_KINDS",
+    "clause_flags",
+    "edition_gaps",
+    "followed_english",
+    "is_translation",
+    "newest_english",
+]
 
 # Kinds of clause that carry rule text; the others (headings, commentary, noise) are shown
 # but never counted as a clause a translation lacks.
@@ -19,32 +30,6 @@ RULE_KINDS = ("rule", "glossary")
 
 def is_translation(info: EditionInfo) -> bool:
     return not is_english(info.language)
-
-
-def newest_english(infos: Sequence[EditionInfo], exclude: int | None = None) -> EditionInfo | None:
-    dated = [
-        e for e in infos if e.language == "en" and e.kind == "rules" and e.date and e.id != exclude
-    ]
-    return max(dated, key=lambda e: e.date or "") if dated else None
-
-
-def followed_english(
-    info: EditionInfo, infos: Sequence[EditionInfo], fallback: EditionInfo | None
-) -> EditionInfo | None:
-    """The English edition a translation was made from, as far as the store knows.
-
-    A bilingual page's own English comes first (the translator had it in front of them),
-    then the official English of the same date, then ``fallback`` (usually the newest).
-    """
-    english = [e for e in infos if e.language == "en" and e.id != info.id]
-    own = [e for e in english if set(e.sources) & set(info.sources)]
-    if own:
-        return own[0]
-    if info.date:
-        same = [e for e in english if e.date == info.date and e.kind == info.kind]
-        if same:
-            return same[0]
-    return fallback
 
 
 def clause_flags(session: Session, ids: Iterable[int]) -> dict[int, tuple[list[str], str | None]]:

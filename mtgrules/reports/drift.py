@@ -40,6 +40,8 @@ class DriftRow(Record):
     text: str
     cells: dict[str, str | None]  # edition id -> label(s), or None when missing
     texts: dict[str, str]  # edition id -> that edition's wording
+    # Edition ids whose label in this row the aligner inferred (the page has none): 107.3a*.
+    inferred: list[str] | None = field(default=None, metadata=OPTIONAL)
 
 
 @dataclass
@@ -50,6 +52,7 @@ class ExtraRow(Record):
     text: str
     cells: dict[str, str | None]
     texts: dict[str, str]
+    inferred: list[str] | None = field(default=None, metadata=OPTIONAL)
 
 
 @dataclass
@@ -220,18 +223,23 @@ def rule_drift(
             for eid in col_ids
             if cells[str(eid)] is not None
         }
+        inferred = [
+            str(eid)
+            for eid in col_ids
+            if any(m.kind == "rule" and m.label and m.label_inferred for m in per.get(eid, []))
+        ] or None
         if ref_members:
             key = ref_members[0].label
             row_of_group[gi] = key
             rows.append(
-                DriftRow(key, g.key, " ".join(m.text for m in ref_members), cells, texts)
+                DriftRow(key, g.key, " ".join(m.text for m in ref_members), cells, texts, inferred)
             )
         elif any(cells.values()):
             newest = next(
                 (m for eid in reversed(col_ids) for m in per.get(eid, []) if m.kind in RULE_KINDS),
                 None,
             )
-            extra.append(ExtraRow(g.key, newest.text if newest else "", cells, texts))
+            extra.append(ExtraRow(g.key, newest.text if newest else "", cells, texts, inferred))
         to = row_of_group.get(gi) or g.key
         for eid in col_ids:
             if eid == ref.id:

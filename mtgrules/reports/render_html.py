@@ -117,14 +117,19 @@ def render_rule_drift(report: dict[str, Any]) -> str:
         cells = []
         for k in eds:
             v = r["cells"].get(k)
+            star = (
+                '<span title="label inferred by the aligner">*</span>'
+                if k in (r.get("inferred") or ())
+                else ""
+            )
             if k == ref:
                 cells.append(f'<td class="ref">{esc(v)}</td>')
             elif v is None:
                 cells.append('<td class="missing" title="missing">missing</td>')
             elif v == r["key"]:
-                cells.append(f'<td class="same">{esc(v)}</td>')
+                cells.append(f'<td class="same">{esc(v)}{star}</td>')
             else:
-                cells.append(f'<td class="moved" title="renumbered">{esc(v)}</td>')
+                cells.append(f'<td class="moved" title="renumbered">{esc(v)}{star}</td>')
         body_rows.append(f'<tr><th class="key label">{esc(r["key"])}</th>{"".join(cells)}</tr>')
     s = report["summary"]
     parts = [

@@ -72,12 +72,13 @@ def render_rule_drift(report: dict[str, Any]) -> str:
         cells = []
         for k in eds:
             v = r["cells"].get(k)
+            star = "\\*" if k in (r.get("inferred") or ()) else ""  # inferred by the aligner
             if v is None:
                 cells.append("**missing**")
             elif v != r["key"] and k != ref:
-                cells.append(f"_{md(v)}_")
+                cells.append(f"_{md(v)}_{star}")
             else:
-                cells.append(md(v))
+                cells.append(md(v) + star)
         rows.append([f"`{r['key']}`", *cells])
     s = report["summary"]
     out = [

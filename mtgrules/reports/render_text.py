@@ -60,7 +60,8 @@ def render_rule_drift(report: dict[str, Any], colour: bool = False) -> str:
         bold(f"Coverage of rule {rule} against {_slug(eds[ref])} (reference)", colour),
         dim(
             "One row per edition, one column per clause of the reference. "
-            "· same label, a letter = that edition's label for the clause, - missing.",
+            "· same label, a letter = that edition's label for the clause, - missing, "
+            "* label inferred by the aligner (the source has none).",
             colour,
         ),
         "",
@@ -74,12 +75,13 @@ def render_rule_drift(report: dict[str, Any], colour: bool = False) -> str:
         cells = []
         for r in rows:
             v = r["cells"].get(eid)
+            star = "*" if eid in (r.get("inferred") or ()) else ""
             if v is None:
                 cells.append("-")
             elif v == r["key"]:
-                cells.append("·")
+                cells.append("·" + star)
             else:
-                cells.append(_short(v, rule))
+                cells.append(_short(v, rule) + star)
         lacks = "ref" if eid == ref else len(report["missing"].get(eid, []))
         body.append([_slug(e), e["language"], *cells, lacks])
     out.append(table(headers, body))

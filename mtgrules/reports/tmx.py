@@ -25,6 +25,7 @@ class TmxSide:
     edition: str  # slug, e.g. en-2026-01-16
     date: str | None
     source: str
+    label_inferred: bool = False  # the label is the aligner's: the source has none
 
 
 @dataclass
@@ -45,6 +46,9 @@ def _tuv(tu: ET.Element, side: TmxSide) -> None:
     tuv = ET.SubElement(tu, "tuv", {XML_LANG: side.language})
     # In TMX 1.4 a <tuv>'s <prop>s come before its <seg>.
     _prop(tuv, "rule-label", side.label)
+    if side.label and side.label_inferred:
+        # The label beside it stays clean for tools that filter on it; this says whose it is.
+        _prop(tuv, "rule-label-inferred", "true")
     _prop(tuv, "edition", side.edition)
     _prop(tuv, "edition-date", side.date)
     _prop(tuv, "source-document", side.source)
@@ -125,14 +129,16 @@ def tmx_units(
             continue
         pairs = _pairs(session, src, tgt, ra)
         n = 0
-        for key, a_label, a_text, b_label, b_text, score in pairs:
+        for key, a_label, a_text, (b_label, b_inferred), b_text, score in pairs:
             if rule and not (rule_scope(a_label, None, rule) or rule_scope(key, None, rule)):
                 continue
             units.append(
                 TmxUnit(
                     key=key or a_label or "",
                     source=TmxSide(src.language, a_text, a_label, src.slug, src.date, src.source),
-                    target=TmxSide(tgt.language, b_text, b_label, tgt.slug, tgt.date, tgt.source),
+                    target=TmxSide(
+                        tgt.language, b_text, b_label, tgt.slug, tgt.date, tgt.source, b_inferred
+                    ),
                     score=score,
                 )
             )
@@ -141,12 +147,16 @@ def tmx_units(
     return units, {"pairs": used, "units": len(units)}
 
 
+Label = tuple[str | None, bool]  # (label, inferred by the aligner)
+
+
 def _pairs(
     session: Any, src: Any, tgt: Any, ra: Any
-) -> list[tuple[str | None, str | None, str, str | None, str, float | None]]:
-    """(key, source label, source text, target label, target text, score) for one edition
-    pair: from the rule's alignment when there is one, else from the two whole editions."""
-    out: list[tuple[str | None, str | None, str, str | None, str, float | None]] = []
+) -> list[tuple[str | None, str | None, str, Label, str, float | None]]:
+    """(key, source label, source text, (target label, inferred), target text, score) for one
+    edition pair: from the rule's alignment when there is one, else from the two whole
+    editions (an unlabelled target clause takes the label inferred for it)."""
+    out: list[tuple[str | None, str | None, str, Label, str, float | None]] = []
     if ra is not None:
         for g in ra.groups:
             a = [m for m in g.members if m.edition == src.id and m.kind == "rule"]
@@ -158,7 +168,7 @@ def _pairs(
                         g.key,
                         a[0].label,
                         " ".join(m.text for m in a),
-                        b[0].label,
+                        (b[0].label, bool(b[0].label and b[0].label_inferred)),
                         " ".join(m.text for m in b),
                         score,
                     )
@@ -170,5 +180,12 @@ def _pairs(
     for p in ea.pairs:
         if p.a is None or p.b is None or p.a.kind != "rule" or p.b.kind != "rule":
             continue
-        out.append((p.a.label, p.a.label, p.a.norm, p.b.label, p.b.norm, p.score))
+        inferred = next(
+            (e["value"] for e in p.evidence if e.get("feature") == "inferred-label"), None
+        )
+        if p.b.label:
+            b_label: Label = (p.b.label, p.b.label_inferred)
+        else:
+            b_label = (inferred, inferred is not None)
+        out.append((p.a.label, p.a.label, p.a.norm, b_label, p.b.norm, p.score))
     return out

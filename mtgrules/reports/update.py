@@ -25,6 +25,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from ..align.glossary import term_key
+from ..align.reference import SourceChoice, find_source
 from ..errors import QueryError
 from ..record import INTERNAL, OPTIONAL, Record
 from ..store.queries import ClauseView, EditionInfo, edition_clauses, find_edition, list_editions
@@ -33,7 +34,6 @@ from ..text.language import is_english
 from . import checks as qa
 from .common import newest_english
 from .drift import DriftClause, EditionDrift, Renumbering
-from .source import SourceChoice, find_source
 from .worddiff import changed, summarize, word_diff
 
 STATUSES = ("unchanged", "changed", "new", "renumbered", "removed")

@@ -190,6 +190,7 @@ def attach_aligned(
         rank: float = 0.0,
         checked: bool = False,
         label: str | None = None,
+        own: bool = False,
     ) -> None:
         info = by_id.get(row.edition_id)
         if info is None or same_tag(info.language, hit.language):
@@ -199,7 +200,10 @@ def attach_aligned(
         where = _preference(hit, info, by_id, doc_of, places, label)
         if where is None and not (via == "link" or checked):
             return
-        pref = (via == "link", rank, *(where or (False, "")))
+        # A link from the very clause shown comes first: a grouped hit holds the same text in
+        # editions of other dates, whose links lead to clauses numbered as of those dates
+        # (zh 722 of 2026 beside en 719 of 2023, the same rule under its 2023 number).
+        pref = (via == "link", own, rank, *(where or (False, "")))
         current = found[hit.clause_id].get(info.language)
         if current is None or pref > current[0]:
             aligned = Aligned(
@@ -229,7 +233,7 @@ def attach_aligned(
     others = load_clauses(session, [b for _a, b, _s in pairs])
     for a, b, score in pairs:
         if b in others and a in by_clause:
-            offer(by_clause[a], others[b], "link", score)
+            offer(by_clause[a], others[b], "link", score, own=a == by_clause[a].clause_id)
 
     # 2. The same rule number in the other languages' editions (the label index does it),
     # under every number the hit's lineage carried, each at the dates it carried it.

@@ -477,6 +477,9 @@ def _rule_search(
     """A rule number: that clause in every edition, identical texts grouped, by language,
     newest first within a language."""
     found = rule_groups(session, label, [e.id for e in editions], kinds)
+    inferred = _inferred_groups(session, label, editions, kinds)
+    found += inferred
+    inferred_ids = {ids[0] for _lang, ids, _eds in inferred}
     found.sort(key=lambda r: max(by_id[e].date or "" for e in r[2]), reverse=True)
     found.sort(key=lambda r: language_order(r[0]))  # stable: newest first stays
     shown = [(lang, list(zip(eds, ids, strict=True))) for lang, ids, eds in found[:limit]]
@@ -488,6 +491,32 @@ def _rule_search(
         group = Group(cid, 0.0, lang, row.kind, row.term, members)
         # Already in order: the score only has to fall with the rank.
         features = Features(True, 2, 1.0, True, 1.0, False, float(limit - n))
-        ranked.append(Ranked(group, features, row, [], False, row.label, bool(row.label_inferred)))
+        if cid in inferred_ids:  # the aligner's label for a clause that prints none
+            ranked.append(Ranked(group, features, row, [], False, label, True))
+        else:
+            ranked.append(
+                Ranked(group, features, row, [], False, row.label, bool(row.label_inferred))
+            )
     hits = make_hits(session, [[r] for r in ranked], by_id, [])
     return SearchResult(query, "rule", [label], hits)
+
+
+def _inferred_groups(
+    db: Any, label: str, editions: list[EditionInfo], kinds: tuple[str, ...] | None
+) -> list[tuple[str, list[int], list[int]]]:
+    """Unlabelled clauses the aligner labelled ``label`` at ingest (the Spanish page's
+    subrules), as rule_groups gives its groups: (language, clause ids, edition ids)."""
+    if kinds and "rule" not in kinds:
+        return []
+    from ..align.links import clauses_inferred_as
+
+    ids = clauses_inferred_as(db, label)
+    if not ids:
+        return []
+    wanted = {e.id: e for e in editions}
+    rows = load_clauses(db, ids)
+    return [
+        (wanted[c.edition_id].language, [c.id], [c.edition_id])
+        for c in rows.values()
+        if c.edition_id in wanted and c.kind == "rule"
+    ]

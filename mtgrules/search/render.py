@@ -61,6 +61,8 @@ def _paint(text: str) -> str:
 def _where(label: str | None, kind: str, term: str | None, inferred: bool = False) -> str:
     if kind == "glossary":
         return f"glossary: {term}" if term else "glossary"
+    if label and inferred:
+        label += "*"  # the aligner's label: the source has none
     if label:
         label += "*" if inferred else ""  # inferred by the aligner: the page prints none
         return label if kind in ("rule", "heading") else f"{label} ({kind})"
@@ -99,7 +101,7 @@ def _hit_block(n: int, hit: Hit, result: SearchResult, colour: bool) -> list[str
             for f in forms
             for w in fold_words(f)
         ]
-        tag = f"{a.language} {_where(a.label, a.kind, a.term)}  {a.edition}"
+        tag = f"{a.language} {_where(a.label, a.kind, a.term, a.label_inferred)}  {a.edition}"
         lines.append("     " + dim(f"{tag}  (by {a.via})", colour))
         lines.append(_paint(_wrap(_mark(a.text, words, colour), "       ")))
     return lines

@@ -40,12 +40,14 @@ class Aligned:
     term: str | None
     text: str
     via: str  # link (stored by the aligner) | label (same rule number) | termbase (glossary)
+    label_inferred: bool = False  # the label is the aligner's: the source has none
 
     def as_json(self) -> dict[str, Any]:
         return {
             "edition": self.edition,
             "language": self.language,
             "label": self.label,
+            **({"label_inferred": True} if self.label_inferred else {}),
             "text": self.text,
             "kind": self.kind,
             "term": self.term,

@@ -286,6 +286,18 @@ def rule_clauses(session: Session, edition_id: int, rule: str) -> list[ClauseVie
     return rules_clauses(session, [edition_id], rule).get(edition_id, [])
 
 
+def rule_labels(session: Session, edition_id: int) -> list[str]:
+    """The labels of an edition's rules (not its headings), in order."""
+    rows = fetch(
+        session,
+        "SELECT label FROM clause WHERE edition_id = :e AND kind = 'rule' "
+        "AND label IS NOT NULL ORDER BY position",
+        {"e": int(edition_id)},
+        plain=True,
+    )
+    return [label for (label,) in rows]
+
+
 def edition_clauses(session: Session, edition_id: int) -> list[ClauseView]:
     """Every clause of an edition, in order. Plain rows rather than ORM objects: an edition is
     4,000 clauses, and the aligner, the reports and the site read many editions per command."""
@@ -294,7 +306,12 @@ def edition_clauses(session: Session, edition_id: int) -> list[ClauseView]:
         f"SELECT {_CLAUSE_COLUMNS} FROM clause WHERE edition_id = :e ORDER BY position",
         {"e": int(edition_id)},
     )
-    return [_view(c) for c in rows]
+    return [
+        ClauseView(
+            cid, pos, label, bool(inferred), kind, raw, norm, parent, term, list(flags or [])
+        )
+        for cid, pos, label, inferred, kind, raw, norm, parent, term, flags in rows
+    ]
 
 
 @dataclass

@@ -1,22 +1,62 @@
-"""Which English edition a translation was made from, and how that is known.
+"""Which English edition another edition is read against: the one a translation was made
+from (its source), and the newest official English. Shared by the aligner (the links stored
+at ingest) and the reports (update, drift, trace, export), so that all answer the same.
 
-A translation is compared with the English it was translated from (its source), never
-straight with an English edition of another date: across language and time in one step the
-aligner blames the translation for every change the English made since.
+A translation is compared with the English it was translated from, never straight with an
+English edition of another date: across language and time in one step the aligner blames the
+translation for every change the English made since.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
 
 from ..errors import NotFoundError
 from ..record import Record
-from ..store.queries import ClauseView, EditionInfo, edition_clauses
+from ..store.queries import EditionInfo, rule_labels
 from ..text.language import is_english
-from .common import followed_english
+
+
+def is_official_english(info: EditionInfo) -> bool:
+    """A dated English edition of the rules (not a scraped copy, not the 2006 glossary)."""
+    return info.language == "en" and info.kind == "rules" and info.date is not None
+
+
+def newest_english(infos: Sequence[EditionInfo], exclude: int | None = None) -> EditionInfo | None:
+    dated = [e for e in infos if is_official_english(e) and e.id != exclude]
+    return max(dated, key=lambda e: e.date or "") if dated else None
+
+
+def followed_english(
+    info: EditionInfo, infos: Sequence[EditionInfo], fallback: EditionInfo | None
+) -> EditionInfo | None:
+    """The English edition a translation was made from, as far as the store knows.
+
+    A bilingual page's own English comes first (the translator had it in front of them),
+    then the official English of the same date, then ``fallback`` (usually the newest).
+    """
+    english = [e for e in infos if e.language == "en" and e.id != info.id]
+    own = [e for e in english if set(e.sources) & set(info.sources)]
+    if own:
+        return own[0]
+    if info.date:
+        same = [e for e in english if e.date == info.date and e.kind == info.kind]
+        if same:
+            return same[0]
+    return fallback
+
+
+def numbered_alike(x: EditionInfo, y: EditionInfo) -> bool:
+    """Do two editions number their clauses the same way? An official translation and the
+    English of its date do, and so do the two languages of one bilingual page; editions of
+    different dates do not (rules are inserted and renumbered every few months)."""
+    if x.date is not None and x.date == y.date:
+        return True
+    return bool(set(x.sources) & set(y.sources))
 
 
 @dataclass
@@ -52,27 +92,20 @@ def find_source(
     official = [e for e in english if e.date and e.kind == translation.kind]
     # A whole edition (not a page of a few rules, as align's fragment_scope has it).
     if official and translation.rules * 5 > max(e.rules for e in official):
-        return _by_labels(session, translation, edition_clauses(session, translation.id), official)
+        return _by_labels(session, translation, official)
     return _by_dating(session, translation, english)
 
 
-def _labelled(clauses: list[ClauseView]) -> set[str]:
-    return {c.label for c in clauses if c.kind == "rule" and c.label}
-
-
 def _by_labels(
-    session: Session,
-    translation: EditionInfo,
-    own: list[ClauseView],
-    official: list[EditionInfo],
+    session: Session, translation: EditionInfo, official: list[EditionInfo]
 ) -> SourceChoice:
     """A whole translation keeps the rule numbers of the English it was made from, and every
     edition adds, drops and renumbers rules: the English whose labels agree best is its
     source. Cheap (sets of labels) where aligning it with every edition would take minutes."""
-    mine = _labelled(own)
+    mine = set(rule_labels(session, translation.id))
     scored = []
     for info in official:
-        theirs = _labelled(edition_clauses(session, info.id))
+        theirs = set(rule_labels(session, info.id))
         jaccard = len(mine & theirs) / len(mine | theirs) if mine | theirs else 0.0
         scored.append((jaccard, info))
     top = max(j for j, _ in scored)
