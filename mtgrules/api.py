@@ -115,18 +115,15 @@ class Store:
     ):
         """A rule with its subrules in every edition that has it (RuleShown); a subrule
         without a label of its own carries the one the aligner inferred (label_inferred)."""
-        from .align.inferred import fill_inferred_labels
-        from .store.queries import show_rule
+        from .align.inferred import show_rule_with_inferred_labels
         from .text.labels import parse_rule_label
 
         label = parse_rule_label(rule)
-
-        def work(s: Session):
-            shown = show_rule(s, label, language=language, edition=edition, as_of=as_of)
-            fill_inferred_labels(s, [c for e in shown.editions for c in e.clauses])
-            return shown
-
-        return self._read(work)
+        return self._read(
+            lambda s: show_rule_with_inferred_labels(
+                s, label, language=language, edition=edition, as_of=as_of
+            )
+        )
 
     def clauses(self, edition: str, *, as_of: int | None = None):
         """Every clause of one edition, in order (ClauseView)."""

@@ -265,16 +265,15 @@ def show(
 
     A label marked * (107.3a*) was inferred by the aligner: the source has none.
     """
-    from .align.inferred import fill_inferred_labels
+    from .align.inferred import show_rule_with_inferred_labels
     from .render import render_show, to_json, use_colour
-    from .store.queries import show_rule
     from .text.labels import parse_rule_label
 
     label = parse_rule_label(rule)
     with app.reader() as s:
-        result = show_rule(s, label, language=language, edition=edition, as_of=as_of)
-        # Unlabelled subrules (the Spanish page) get the label the aligner inferred: 107.3a*.
-        fill_inferred_labels(s, [c for shown in result.editions for c in shown.clauses])
+        result = show_rule_with_inferred_labels(
+            s, label, language=language, edition=edition, as_of=as_of
+        )
     if as_json:
         click.echo(to_json(result.as_json()))
         return

@@ -315,9 +315,9 @@ def test_cli_reads_without_sqlalchemy_and_answers_the_same(engine, args):
             limit = int(args[args.index("--limit") + 1]) if "--limit" in args else 20
             direct = search(s, args[1], limit=limit).as_json()
         else:
-            from mtgrules.store.queries import show_rule
+            from mtgrules.align.inferred import show_rule_with_inferred_labels
 
-            direct = show_rule(s, args[1]).as_json()
+            direct = show_rule_with_inferred_labels(s, args[1]).as_json()
     assert via_cli == json.loads(json.dumps(direct, ensure_ascii=False, default=str))
     # And the process never imported SQLAlchemy.
     code = (

@@ -16,7 +16,7 @@ from ..text.labels import rule_of
 from .dp import Step
 from .features import Features, featurize
 from .model import EditionAlignment, Pair
-from .reference import numbered_alike
+from .reference import labels_count
 from .sequence import Item, Settings, align_items, order_steps
 from .storage import load_edition_alignment, save_edition_alignment
 
@@ -159,7 +159,7 @@ def compute_edition_alignment(
     ka = scope_a if scope_a is not None else list(range(len(a)))
     kb = scope_b if scope_b is not None else list(range(len(b)))
     if settings is None:
-        settings = Settings(labels_agree=numbered_alike(info_a, info_b))
+        settings = Settings(labels_agree=labels_count(info_a, info_b))
     sub = align_items(
         to_items([a[k] for k in ka], info_a.language, cache),
         to_items([b[k] for k in kb], info_b.language, cache),

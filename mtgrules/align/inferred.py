@@ -9,11 +9,12 @@ that clause's label on the link (Link.inferred_label). Readers show it marked as
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, Protocol
-
-from sqlalchemy.orm import Session
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .links import inferred_labels
+
+if TYPE_CHECKING:  # show and search read through store/sql.py, without SQLAlchemy
+    from ..store.queries import RuleShown
 
 
 class Labelled(Protocol):
@@ -23,7 +24,7 @@ class Labelled(Protocol):
 
 
 def fill_inferred_labels(
-    session: Session,
+    session: Any,
     clauses: Iterable[Labelled],
     id_of: Callable[[Any], int] = lambda c: c.id,
 ) -> None:
@@ -39,3 +40,20 @@ def fill_inferred_labels(
         if label:
             c.label = label
             c.label_inferred = True
+
+
+def show_rule_with_inferred_labels(
+    db: Any,
+    rule: str,
+    *,
+    language: str | None = None,
+    edition: str | None = None,
+    as_of: int | None = None,
+) -> RuleShown:
+    """A rule with its subrules in every edition that has it (store.queries.show_rule), each
+    unlabelled subrule carrying the label the aligner inferred for it (107.3a*)."""
+    from ..store.queries import show_rule
+
+    shown = show_rule(db, rule, language=language, edition=edition, as_of=as_of)
+    fill_inferred_labels(db, [c for e in shown.editions for c in e.clauses])
+    return shown

@@ -59,6 +59,20 @@ def numbered_alike(x: EditionInfo, y: EditionInfo) -> bool:
     return bool(set(x.sources) & set(y.sources))
 
 
+def labels_count(x: EditionInfo, y: EditionInfo) -> bool:
+    """May the aligner take a shared label as evidence between these two editions? Where
+    they number alike; and for an undated page in a language the termbase has no column for
+    (Korean, Russian...): nothing else in its text can say which English clause it is but
+    its labels, numbers, symbols and references, so its labels count (still confirmed by
+    the rest, as for any label)."""
+    if numbered_alike(x, y):
+        return True
+    from ..termbase import shipped_termbase
+
+    undated = [e for e in (x, y) if e.date is None and not is_english(e.language)]
+    return any(shipped_termbase().column(e.language) is None for e in undated)
+
+
 @dataclass
 class SourceChoice(Record):
     """The English edition a translation follows: ``how`` is same-document (a bilingual

@@ -23,7 +23,7 @@ from ..text.language import is_english
 from .dp import Step
 from .edition import to_items
 from .model import Group, Member, RuleAlignment
-from .reference import numbered_alike
+from .reference import labels_count
 from .sequence import Item, Settings, align_items, order_steps
 
 Node = tuple[int, int, int | None]  # (edition id, clause id, sentence index or None)
@@ -71,7 +71,7 @@ def _align(a: RuleEdition, b: RuleEdition) -> list[Step]:
 
     scope_b = fragment_scope(a.clauses, b.clauses)
     scope_a = fragment_scope(b.clauses, a.clauses)
-    settings = Settings(labels_agree=numbered_alike(a.info, b.info))
+    settings = Settings(labels_agree=labels_count(a.info, b.info))
     if scope_a is None and scope_b is None:
         return align_items(a.items, b.items, settings)
     ka = scope_a if scope_a is not None else list(range(len(a.items)))

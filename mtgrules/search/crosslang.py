@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..align.links import links_touching
+from ..align.links import inferred_labels, links_touching
 from ..store.queries import EditionInfo
 from ..store.search_index import GROUP_TABLE, term_key
 from ..store.sql import fetch, in_list
@@ -306,6 +306,14 @@ def attach_aligned(
                 found[h.clause_id].values(), key=lambda pa: language_order(pa[1].language)
             )
         ]
+    # A clause beside a hit that prints no label (the Spanish page's subrules) carries the
+    # label the aligner inferred for it at ingest, marked as such (107.3b*).
+    unlabelled = [a for h in hits for a in h.aligned if a.label is None and a.kind == "rule"]
+    if unlabelled:
+        inferred = inferred_labels(session, [a.clause_id for a in unlabelled])
+        for a in unlabelled:
+            if a.clause_id in inferred:
+                a.label, a.label_inferred = inferred[a.clause_id], True
 
 
 def concordant_groups(

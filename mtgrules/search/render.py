@@ -61,8 +61,6 @@ def _paint(text: str) -> str:
 def _where(label: str | None, kind: str, term: str | None, inferred: bool = False) -> str:
     if kind == "glossary":
         return f"glossary: {term}" if term else "glossary"
-    if label and inferred:
-        label += "*"  # the aligner's label: the source has none
     if label:
         label += "*" if inferred else ""  # inferred by the aligner: the page prints none
         return label if kind in ("rule", "heading") else f"{label} ({kind})"
