@@ -15,7 +15,7 @@ _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
 
 # Words frequent in one language and rare in the other two. Articles shared by French and
 # Spanish ("la", "de", "un") are left out on purpose.
-_FUNCTION_WORDS = {
+FUNCTION_WORDS = {
     "en": {
         "the",
         "of",
@@ -150,7 +150,7 @@ def detect_language(text: str, *, min_words: int = 3) -> str | None:
     words = [w.casefold() for w in _WORD.findall(text) if not (len(w) == 1 and w.isupper())]
     if len(words) < min_words:
         return None
-    scores = {lang: sum(1 for w in words if w in vocab) for lang, vocab in _FUNCTION_WORDS.items()}
+    scores = {lang: sum(1 for w in words if w in vocab) for lang, vocab in FUNCTION_WORDS.items()}
     best = max(scores, key=lambda lang: scores[lang])
     if scores[best] == 0:
         return None
@@ -179,7 +179,7 @@ def spelled_languages(text: str) -> list[str]:
         if not (len(w) == 1 and w.isupper())  # a variable, not Spanish "y"
     ]
     scores = {
-        lang: sum(1 for w in words if w in _folded_function_words(lang)) for lang in _FUNCTION_WORDS
+        lang: sum(1 for w in words if w in _folded_function_words(lang)) for lang in FUNCTION_WORDS
     }
     best = max(scores.values(), default=0)
     winners = [lang for lang, n in scores.items() if n == best]
@@ -189,7 +189,7 @@ def spelled_languages(text: str) -> list[str]:
 def _folded_function_words(language: str) -> frozenset[str]:
     cached = _FOLDED.get(language)
     if cached is None:
-        cached = _FOLDED[language] = frozenset(fold(w) for w in _FUNCTION_WORDS[language])
+        cached = _FOLDED[language] = frozenset(fold(w) for w in FUNCTION_WORDS[language])
     return cached
 
 

@@ -13,9 +13,9 @@ import re
 import unicodedata
 from functools import lru_cache
 
-# Han ideographs: CJK Unified (basic block and extension A) and the compatibility block.
-# The one definition of "a Chinese character" in mtgrules.
-HAN_CLASS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+# Han ideographs: CJK Unified (basic block, extension A, extensions B and beyond) and the
+# compatibility block. The one definition of "a Chinese character" in mtgrules.
+HAN_CLASS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ffff"
 HAN = re.compile(f"[{HAN_CLASS}]")
 HAN_RUN = re.compile(f"[{HAN_CLASS}]+")
 # What the FTS tokenizers (unicode61, PostgreSQL 'simple') treat as a word: letters and
