@@ -3,8 +3,8 @@
 from alembic import context
 from sqlalchemy import engine_from_config, pool
 
-from mtgrules.store.search_index import include_object
 from mtgrules.store.models import Base
+from mtgrules.store.search_index import include_object
 
 config = context.config
 target_metadata = Base.metadata

@@ -186,16 +186,12 @@ class Store:
 
             label = parse_rule_label(rule)
             return self._write(
-                lambda s: rule_drift(
-                    s, label, reference=reference, language=language, as_of=as_of
-                )
+                lambda s: rule_drift(s, label, reference=reference, language=language, as_of=as_of)
             )
         from .reports.drift import edition_drift
 
         assert edition is not None
-        return self._write(
-            lambda s: edition_drift(s, edition, reference=reference, as_of=as_of)
-        )
+        return self._write(lambda s: edition_drift(s, edition, reference=reference, as_of=as_of))
 
     def update(
         self,
@@ -256,4 +252,3 @@ def open_store(db: str | Path | None = None) -> Store:
     from .store import open_store as _open
 
     return Store(_open(str(db) if db is not None else None))
-

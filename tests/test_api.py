@@ -58,7 +58,9 @@ def test_drift_of_a_rule_and_of_an_edition(store: mr.Store) -> None:
 def test_search_returns_hits_with_their_translations(store: mr.Store) -> None:
     result = store.search("mana cost", limit=5)
     assert isinstance(result, SearchResult) and result.hits
-    assert all("mana" in (h.text + (h.term or "")).lower() for h in result.hits if h.language == "en")
+    assert all(
+        "mana" in (h.text + (h.term or "")).lower() for h in result.hits if h.language == "en"
+    )
 
 
 def test_errors_are_mtgrules_errors(store: mr.Store) -> None:

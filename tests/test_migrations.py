@@ -178,9 +178,21 @@ def test_schema_head_constant_is_alembics_head(new_store: StoreRef) -> None:
 
 # Signatures as the aligner wrote them before 0004: the kind (and rule) only inside them.
 OLD_SIGNATURES = [
-    ("mtgrules-align/3.1;editions;code=0123456789abcdef;0.35/0.3/0.9/0.6/0.6/0.55", "editions", None),
-    ("mtgrules-align/3.1;rule=107.3;code=0123456789abcdef;0.35/0.3/0.9/0.6/0.6/0.55", "rule", "107.3"),
-    ("mtgrules-align/3.1;rule=702.19b;code=0123456789abcdef;0.35/0.3/0.9/0.6/0.6/0.55", "rule", "702.19b"),
+    (
+        "mtgrules-align/3.1;editions;code=0123456789abcdef;0.35/0.3/0.9/0.6/0.6/0.55",
+        "editions",
+        None,
+    ),
+    (
+        "mtgrules-align/3.1;rule=107.3;code=0123456789abcdef;0.35/0.3/0.9/0.6/0.6/0.55",
+        "rule",
+        "107.3",
+    ),
+    (
+        "mtgrules-align/3.1;rule=702.19b;code=0123456789abcdef;0.35/0.3/0.9/0.6/0.6/0.55",
+        "rule",
+        "702.19b",
+    ),
 ]
 
 

@@ -14,7 +14,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _config() -> dict:
-    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"][
+        "setuptools"
+    ]
 
 
 def test_every_python_package_is_listed() -> None:
@@ -29,14 +31,21 @@ def test_every_python_package_is_listed() -> None:
 
 def test_migrations_and_corpus_are_packages_of_mtgrules() -> None:
     config = _config()
-    assert config["package-dir"] == {"mtgrules.migrations": "migrations", "mtgrules.corpus": "corpus"}
+    assert config["package-dir"] == {
+        "mtgrules.migrations": "migrations",
+        "mtgrules.corpus": "corpus",
+    }
     migrations = resources.files("mtgrules.migrations")
     assert migrations.joinpath("env.py").is_file()
-    versions = sorted(p.name for p in migrations.joinpath("versions").iterdir() if p.name[0].isdigit())
+    versions = sorted(
+        p.name for p in migrations.joinpath("versions").iterdir() if p.name[0].isdigit()
+    )
     assert versions[0].startswith("0001") and len(versions) >= 4
     corpus = resources.files("mtgrules.corpus")
     assert corpus.joinpath("manifest.toml").is_file()
-    assert len([p for p in corpus.joinpath("corpus-extra").iterdir() if p.name.endswith(".txt")]) == 23
+    assert (
+        len([p for p in corpus.joinpath("corpus-extra").iterdir() if p.name.endswith(".txt")]) == 23
+    )
     assert len([p for p in corpus.joinpath("seeds").iterdir() if p.name.endswith(".txt")]) == 4
 
 

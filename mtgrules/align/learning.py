@@ -76,8 +76,7 @@ def learn_terms(
     en_df = Counter(w for s in en_sets for w in s)
     tg_df = Counter(t for s in tg_sets for t in s)
     known = {
-        fold(form)
-        for (form,) in session.execute(select(Term.form).where(Term.language == "en"))
+        fold(form) for (form,) in session.execute(select(Term.form).where(Term.language == "en"))
     }
     limit = 0.3 * len(pairs)
     proposals: list[LearnedTerm] = []

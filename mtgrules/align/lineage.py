@@ -168,10 +168,7 @@ def link_ancestors(session: Session, rule, editions, official_en, links, as_of) 
     older = [
         e
         for e in list_editions(session, as_of)
-        if is_english(e.language)
-        and e.date
-        and e.date < oldest_date
-        and e.id not in have_rule
+        if is_english(e.language) and e.date and e.date < oldest_date and e.id not in have_rule
     ]
     if not older:
         return []

@@ -12,7 +12,9 @@ from typing import Any
 from ..record import Record
 
 
-def render_report(kind: str, report: Record | dict[str, Any], fmt: str, colour: bool = False) -> str:
+def render_report(
+    kind: str, report: Record | dict[str, Any], fmt: str, colour: bool = False
+) -> str:
     """Render a report: kind is rule_drift, edition_drift, update, diff or trace; fmt is
     text, json, md or html."""
     data = report.as_json() if isinstance(report, Record) else report

@@ -224,9 +224,7 @@ def check_pair(
                 f"this text cites {_fmt(tgt_refs)}",
             )
         )
-    if not same_language(target_lang, source_lang) and _untranslated(
-        target, target_lang
-    ):
+    if not same_language(target_lang, source_lang) and _untranslated(target, target_lang):
         out.append(
             (
                 ERROR,

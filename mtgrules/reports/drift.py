@@ -82,9 +82,7 @@ class RuleDrift(Record):
     notes: list[str] | None = field(default=None, metadata=OPTIONAL)
 
     def has_differences(self) -> bool:
-        return bool(
-            any(self.missing.values()) or self.renumbered or _has_errors(self.checks)
-        )
+        return bool(any(self.missing.values()) or self.renumbered or _has_errors(self.checks))
 
 
 @dataclass
@@ -193,7 +191,9 @@ def rule_drift(
     infos = list(ra.editions)
     ref = _pick_reference(session, infos, reference, rule, as_of)
     columns = [
-        e for e in infos if language is None or matches_language(e.language, language) or e.id == ref.id
+        e
+        for e in infos
+        if language is None or matches_language(e.language, language) or e.id == ref.id
     ]
     if language and len(columns) == 1 and not matches_language(ref.language, language):
         raise NotFoundError(
@@ -259,7 +259,9 @@ def rule_drift(
 
     findings = _rule_checks(session, grouped, row_of_group, ref, columns, infos)
     follows = {
-        str(e.id): (f.id if (f := followed_english(e, infos, newest_english(infos) or ref)) else None)
+        str(e.id): (
+            f.id if (f := followed_english(e, infos, newest_english(infos) or ref)) else None
+        )
         for e in columns
         if is_translation(e)
     }

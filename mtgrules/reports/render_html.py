@@ -374,8 +374,7 @@ def render_diff(report: dict[str, Any]) -> str:
     )
     if len(notation) > NOTATION_SHOWN:
         body += (
-            f"<p>Notation only ({len(notation)}): "
-            f"{esc(', '.join(notation_labels(notation)))}</p>"
+            f"<p>Notation only ({len(notation)}): {esc(', '.join(notation_labels(notation)))}</p>"
         )
     return page(f"{a['slug']} → {b['slug']}{scope}", body)
 

@@ -203,9 +203,16 @@ def render_update(report: dict[str, Any], colour: bool = False) -> str:
             out.append(wrap(i["english"], "      "))
     changed_items = sections["changed"]
     if changed_items:
-        out += ["", bold(f"Changed in the English since {src['slug']} ({len(changed_items)})", colour)]
+        out += [
+            "",
+            bold(f"Changed in the English since {src['slug']} ({len(changed_items)})", colour),
+        ]
         for i in changed_items:
-            moved = f" (was {i['from_label']})" if i["from_label"] and i["from_label"] != i["label"] else ""
+            moved = (
+                f" (was {i['from_label']})"
+                if i["from_label"] and i["from_label"] != i["label"]
+                else ""
+            )
             mark = " ~" if i["confidence"] == "direct" else ""
             out.append(f"  {name(i)}{moved}{mark}: {i.get('gist') or ''}")
             if i.get("english_diff"):
@@ -214,9 +221,7 @@ def render_update(report: dict[str, Any], colour: bool = False) -> str:
     renumbered = sections["renumbered"]
     if renumbered:
         out += ["", bold(f"Renumbered ({len(renumbered)})", colour)]
-        out.append(
-            wrap(", ".join(f"{i['from_label']} -> {i['label']}" for i in renumbered), "  ")
-        )
+        out.append(wrap(", ".join(f"{i['from_label']} -> {i['label']}" for i in renumbered), "  "))
     if report["removed"]:
         out += ["", bold(f"Removed from the English: delete ({len(report['removed'])})", colour)]
         for i in report["removed"]:

@@ -182,7 +182,11 @@ def _english_line(
                 continue
             span = Span(track, info.date, info.date, [info.slug], label, ms[0].kind, text)
             if prev is None:
-                if track == "rule" and "glossary" in last and last["glossary"].from_date != info.date:
+                if (
+                    track == "rule"
+                    and "glossary" in last
+                    and last["glossary"].from_date != info.date
+                ):
                     span.event = "became a numbered rule"
                 else:
                     span.event = "appeared" + (" in the glossary" if track == "glossary" else "")

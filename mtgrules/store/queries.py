@@ -133,9 +133,7 @@ def find_edition(infos: list[EditionInfo], key: str) -> EditionInfo:
     names = [e.slug for e in infos]
     close = difflib.get_close_matches(key, names, n=3, cutoff=0.6)
     hint = f"did you mean {', '.join(close)}? " if close else ""
-    raise NotFoundError(
-        f"no edition '{key}' in the store; {hint}list them with: mtgrules editions"
-    )
+    raise NotFoundError(f"no edition '{key}' in the store; {hint}list them with: mtgrules editions")
 
 
 def find_edition_or_version(session: Session, infos: list[EditionInfo], key: str) -> EditionInfo:

@@ -25,7 +25,9 @@ _WORD = re.compile(rf"[^\W_{HAN_CLASS}]+|[{HAN_CLASS}]+", re.UNICODE)
 # The combining marks NFKD leaves on Latin, Greek and Cyrillic letters. Kana voicing marks
 # are not accents (か and が are two syllables), so they stay. One regex pass rather than a
 # Python test per character: the Chinese editions alone are 16,000 non-ASCII clauses.
-_MARKS = re.compile("[\u0300-\u036f\u0483-\u0489\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
+_MARKS = re.compile(
+    "[\u0300-\u036f\u0483-\u0489\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]"
+)
 # NFKD splits Hangul syllables into conjoining jamo; they are put back together after.
 _JAMO = re.compile("[\u1100-\u11ff]")
 
