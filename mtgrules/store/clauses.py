@@ -104,7 +104,7 @@ def insert_clauses(session: Session, edition_id: int, clauses: Sequence[ParsedCl
                 for i, c in enumerate(clauses)
             ],
         )
-        id_at = dict(result.tuples().all())
+        id_at = {position: cid for position, cid in result}
     index_clauses(
         session,
         edition_id,
