@@ -30,6 +30,7 @@ from .lineage import (
     NEAR_BEST,
     WHOLE_ENTRY,
     WeightedOverlap,
+    place_among,
     sentences,
     tokens,
 )
@@ -130,15 +131,13 @@ def step_ancestors(
         best, best_value = whole.best(v)
         if near_value < NEAR_BEST * best_value:
             return None
-        # Within the rule of the nearest new clause, subrules share most of their words:
-        # the wording read in place decides among them (as lineage.py does).
-        siblings = by_rule[rule_of(base[nearest].label or "")]
-        value, k = max(
-            (0.5 * model.score(v, r) + 0.5 * fuzz.partial_ratio(text, base[r].norm) / 100, r)
-            for r in siblings
+        # Among the subrules of the nearest new clause's rule (lineage.place_among).
+        placed = place_among(
+            model, v, counts, text, base, by_rule[rule_of(base[nearest].label or "")]
         )
-        if len(counts.keys() & tokens(base[k].norm).keys()) < MIN_SHARED:
+        if placed is None:
             return None
+        k, value = placed
         verdicts[text] = (k, value, base[best].label)
         return verdicts[text]
 

@@ -156,6 +156,27 @@ class WeightedOverlap:
         return k, acc[k]
 
 
+def place_among(
+    model: WeightedOverlap,
+    v: dict[str, float],
+    counts: Counter[str],
+    text: str,
+    base: list,
+    candidates: list[int],
+) -> tuple[int, float] | None:
+    """Which of ``candidates`` (indexes of ``base``, the subrules of one rule) a unit of old
+    text states, and how well. Subrules share most of their words ("the value of X is
+    defined" / "isn't defined"): the wording read in place decides among them. None when the
+    unit shares too few words with it to be its ancestor."""
+    value, k = max(
+        (0.5 * model.score(v, r) + 0.5 * fuzz.partial_ratio(text, base[r].norm) / 100, r)
+        for r in candidates
+    )
+    if len(counts.keys() & tokens(base[k].norm).keys()) < MIN_SHARED:
+        return None
+    return k, value
+
+
 def link_ancestors(session: Session, rule, editions, official_en, links, as_of) -> list:
     """Members (and links) for the rule's ancestors in editions older than the rule."""
     from .rule import Linked
@@ -196,14 +217,10 @@ def link_ancestors(session: Session, rule, editions, official_en, links, as_of) 
         k, best_value = model.best(v)
         if near[0] < NEAR_BEST * best_value:
             return None
-        # Inside the rule, subrules share most of their words ("the value of X is
-        # defined" / "isn't defined"): the wording read in place decides among them.
-        value, k = max(
-            (0.5 * model.score(v, r) + 0.5 * fuzz.partial_ratio(text, base[r].norm) / 100, r)
-            for r in rule_idx
-        )
-        if len(counts.keys() & tokens(base[k].norm).keys()) < MIN_SHARED:
+        placed = place_among(model, v, counts, text, base, rule_idx)
+        if placed is None:
             return None
+        k, value = placed
         verdicts[text] = (k, value, base[model.best(v)[0]].label)
         return verdicts[text]
 

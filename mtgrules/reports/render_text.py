@@ -182,7 +182,7 @@ def render_update(report: dict[str, Any], colour: bool = False) -> str:
     t, n, src, s = report["edition"], report["reference"], report["source"], report["summary"]
     out = [
         bold(f"Bringing {t['slug']} up to {n['slug']}", colour),
-        f"Made from {src['slug']} ({src['how']}: {src['why']}).",
+        f"Made from {src['slug']} ({src['how']}: {src['why'].rstrip('.')}).",
         f"{s['unchanged']} unchanged, {s['changed']} changed, {s['new']} new, "
         f"{s['renumbered']} renumbered, {s['removed']} removed; "
         f"checks: {s['errors']} errors, {s['warnings']} warnings.",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -334,65 +335,39 @@ def _changelog(data: SiteData, log: DiffReport, depth: int) -> str:
             f"“Renumbered”, each with its old and its new number, not as removed and new "
             f"rules.</p>"
         )
-    # New
-    out.append(f'<h3 id="new">New clauses ({number(s["added"])})</h3>')
-    if sections["added"]:
-        rows = [
-            [
-                _change_label(data, c, c.to_label, b, depth),
-                esc(c.clause_kind),
-                new(c.b_text),
-            ]
-            for c in sections["added"]
-        ]
-        out.append(table(["Clause", "Kind", "Text"], rows, class_="changes"))
-    else:
-        out.append("<p>None.</p>")
-    # Changed
-    out.append(f'<h3 id="changed">Changed clauses ({number(s["changed"])})</h3>')
-    if sections["changed"]:
-        out.append(_legend())
-        rows = [
-            [
-                _change_label(data, c, c.to_label, b, depth),
-                esc(c.clause_kind),
-                diff_html(c.words or [], old, new),
-            ]
-            for c in sections["changed"]
-        ]
-        out.append(table(["Clause", "Kind", "What changed"], rows, class_="changes"))
-    else:
-        out.append("<p>None.</p>")
-    # Notation only ({oW} -> {W}, "--" -> an em dash): the wording is the same
-    if sections["notation"]:
-        out.append(
-            f'<h3 id="notation">Notation only ({number(len(sections["notation"]))})</h3>'
-            "<p>The same wording printed in another notation (the 2003-2004 mana symbols "
-            "{oW}, or ASCII typography such as -- for a dash).</p>"
-        )
-        rows = [
-            [
+    # New, changed, notation only, removed: a table each, listing the clauses.
+    out += _change_table(
+        "new", f"New clauses ({number(s['added'])})", sections["added"],
+        ["Clause", "Kind", "Text"],
+        lambda c: [_change_label(data, c, c.to_label, b, depth), esc(c.clause_kind), new(c.b_text)],
+    )  # fmt: skip
+    out += _change_table(
+        "changed", f"Changed clauses ({number(s['changed'])})", sections["changed"],
+        ["Clause", "Kind", "What changed"],
+        lambda c: [
+            _change_label(data, c, c.to_label, b, depth),
+            esc(c.clause_kind),
+            diff_html(c.words or [], old, new),
+        ],
+        legend=True,
+    )  # fmt: skip
+    if sections["notation"]:  # {oW} -> {W}, "--" -> an em dash: the wording is the same
+        out += _change_table(
+            "notation", f"Notation only ({number(len(sections['notation']))})",
+            sections["notation"], ["Clause", "Kind", "Printed text"],
+            lambda c: [
                 _change_label(data, c, c.to_label, b, depth),
                 esc(c.clause_kind),
                 diff_html(c.words or [], old, new),
-            ]
-            for c in sections["notation"]
-        ]
-        out.append(table(["Clause", "Kind", "Printed text"], rows, class_="changes"))
-    # Removed
-    out.append(f'<h3 id="removed">Removed clauses ({number(s["removed"])})</h3>')
-    if sections["removed"]:
-        rows = [
-            [
-                _change_label(data, c, c.from_label, a, depth),
-                esc(c.clause_kind),
-                old(c.a_text),
-            ]
-            for c in sections["removed"]
-        ]
-        out.append(table(["Clause", "Kind", "Text it had"], rows, class_="changes"))
-    else:
-        out.append("<p>None.</p>")
+            ],
+            note="The same wording printed in another notation (the 2003-2004 mana symbols "
+            "{oW}, or ASCII typography such as -- for a dash).",
+        )  # fmt: skip
+    out += _change_table(
+        "removed", f"Removed clauses ({number(s['removed'])})", sections["removed"],
+        ["Clause", "Kind", "Text it had"],
+        lambda c: [_change_label(data, c, c.from_label, a, depth), esc(c.clause_kind), old(c.a_text)],
+    )  # fmt: skip
     # Renumbered
     out.append(f'<h3 id="renumbered">Renumbered clauses ({number(s["moved"])})</h3>')
     if sections["moved"]:
@@ -417,6 +392,27 @@ def _changelog(data: SiteData, log: DiffReport, depth: int) -> str:
     else:
         out.append("<p>None.</p>")
     return "\n".join(out)
+
+
+def _change_table(
+    anchor: str,
+    title: str,
+    changes: list[Any],
+    headers: list[str],
+    row: Callable[[Any], list[str]],
+    *,
+    legend: bool = False,
+    note: str | None = None,
+) -> list[str]:
+    """One section of a changelog: its heading, then a table of its clauses (or "None.")."""
+    out = [f'<h3 id="{anchor}">{esc(title)}</h3>']
+    if note:
+        out.append(f"<p>{esc(note)}</p>")
+    if not changes:
+        return [*out, "<p>None.</p>"]
+    if legend:
+        out.append(_legend())
+    return [*out, table(headers, [row(c) for c in changes], class_="changes")]
 
 
 def _legend() -> str:
