@@ -199,7 +199,14 @@ def test_phrase_before_scattered_words(engine):
     as a phrase come first. (Hits of one wording only: a lineage is placed by its best
     wording, and shows its newest.)"""
     hits = _search(engine, "combat damage", limit=150).hits
-    rest = [h for h in hits[3:] if not h.partial and h.versions == 1]
+    # Texts of today's edition: a lineage that only an older wording matched comes after.
+    rest = [
+        h
+        for h in hits[3:]
+        if not h.partial
+        and h.versions == 1
+        and h.edition in ("en-2026-01-16", "zh-Hans-2026-01-16")
+    ]
     phrase = [has_phrase(["combat", "damage"], index_tokens(h.text)) for h in rest]
     assert True in phrase and False in phrase
     assert phrase == sorted(phrase, reverse=True)
@@ -208,7 +215,10 @@ def test_phrase_before_scattered_words(engine):
 def test_one_hit_per_lineage(engine):
     """Trample's entry exists in several wordings (2006 to today): one hit, not three."""
     result = _search(engine, "trample", limit=10)
-    keys = [(h.language, h.kind, fold(h.term or ""), h.label) for h in result.hits]
+    # An example has no label of its own: its rule and its words tell it apart.
+    keys = [
+        (h.language, h.kind, fold(h.term or ""), h.label or (h.parent, h.text)) for h in result.hits
+    ]
     assert len(keys) == len(set(keys))
     entry = result.hits[0]
     assert entry.term == "Trample" and entry.edition == "en-2026-01-16"
@@ -385,6 +395,10 @@ def test_rules_one_word_apart_in_one_edition_stay_apart(engine):
     labels = [h.label for h in hits if h.language == "en" and h.kind == "rule"]
     assert {"301.1", "302.1", "303.1", "307.1"} <= set(labels)
     assert len(labels) == len(set(labels))
+    today = {"301.1", "302.1", "303.1", "307.1"}
     for h in hits:
-        if h.label in {"301.1", "302.1", "303.1", "307.1"}:
-            assert h.labels == [h.label]
+        if h.label in today:
+            # Its own number first; older ones only from before the 2009 renumbering (301.1
+            # was 212.2a), never another card type's rule of today.
+            assert h.labels[0] == h.label
+            assert not (set(h.labels[1:]) & today)
