@@ -1,12 +1,14 @@
 """Imports go only downward: each layer of mtgrules imports only the layers below it.
 
 Every import counts, the lazy ones inside functions too: a lazy import is still a
-dependency. Within one package (align importing align) anything goes.
+dependency. Within a package, the aligner (align/) has a layer table of its own; see
+ALIGN_LAYERS.
 """
 
 from __future__ import annotations
 
 import ast
+import graphlib
 from pathlib import Path
 
 import pytest
@@ -32,6 +34,41 @@ LAYERS: dict[str, int] = {
     "site": 7,
     "api": 8,
     "cli": 9,
+}
+
+
+# The aligner's own layers, lowest first: each of its modules imports only modules of a
+# lower rank (of align/; the other packages go by LAYERS). The gaps leave room for new
+# modules in each layer.
+ALIGN_LAYERS: dict[str, int] = {
+    # data types: the results of the aligner
+    "model": 0,
+    # scoring: what two clauses have in common, and whether labels count
+    "features": 10,
+    "numbering": 10,
+    # the sequence DP: monotonic steps, then anchors, backbone, gaps and moves
+    "dp": 20,
+    "sequence": 21,
+    # pairings: whole editions, glossaries, the judging of older text, then what builds on them
+    "edition": 30,
+    "glossary": 30,
+    "lineage": 30,
+    "ancestry": 31,
+    "rule": 31,
+    "dating": 32,
+    # storage: stored links (links.py is the plain-SQL read side search uses), alignments
+    # read back or computed (storage.py), labels inferred from them
+    "links": 40,
+    "storage": 41,
+    "inferred": 42,
+    # planning and the commands' entry points
+    "reference": 50,
+    "check": 50,
+    "evaluate": 50,
+    "learning": 50,
+    "plan": 51,
+    "report": 51,
+    "__init__": 60,
 }
 
 
@@ -104,3 +141,57 @@ def test_the_checker_finds_an_upward_import(tmp_path: Path, where: str, source: 
     fake.parent.mkdir(parents=True)
     fake.write_text(source, encoding="utf-8")
     assert upward_imports(fake, tmp_path)
+
+
+ALIGN = PACKAGE / "align"
+
+
+def _align_module(name: str) -> str | None:
+    """'mtgrules.align.edition' (or a name inside it) -> 'edition'; the package -> '__init__'."""
+    parts = name.split(".")
+    if parts[:2] != ["mtgrules", "align"]:
+        return None
+    if len(parts) == 2:
+        return "__init__"
+    return parts[2] if (ALIGN / f"{parts[2]}.py").exists() else "__init__"
+
+
+def align_graph(root: Path = ALIGN) -> dict[str, set[str]]:
+    """Module -> the modules of align/ it imports (lazy imports included)."""
+    out: dict[str, set[str]] = {}
+    for path in sorted(root.glob("*.py")):
+        me = path.stem
+        deps = {_align_module(t) for _, t in _imports(path, root.parents[1])}
+        out[me] = {d for d in deps if d and d != me}
+    return out
+
+
+def test_every_align_module_has_a_rank() -> None:
+    unknown = set(align_graph()) - set(ALIGN_LAYERS)
+    assert not unknown, f"give these modules a rank in ALIGN_LAYERS: {sorted(unknown)}"
+
+
+@pytest.mark.parametrize("module", sorted(align_graph()))
+def test_align_imports_go_downward(module: str) -> None:
+    graph = align_graph()
+    rank = ALIGN_LAYERS[module]
+    upward = sorted(d for d in graph[module] if ALIGN_LAYERS.get(d, 99) >= rank)
+    assert not upward, f"align/{module}.py imports its own layer or above: {upward}"
+
+
+def test_align_has_no_import_cycle() -> None:
+    # A topological order exists exactly when no module reaches back to itself.
+    graph = align_graph()
+    order = list(graphlib.TopologicalSorter(graph).static_order())
+    assert sorted(order) == sorted(graph)
+
+
+def test_the_checker_finds_a_cycle_inside_align(tmp_path: Path) -> None:
+    fake = tmp_path / "mtgrules" / "align"
+    fake.mkdir(parents=True)
+    (fake / "edition.py").write_text("from .storage import save\n", encoding="utf-8")
+    (fake / "storage.py").write_text("def f():\n    from .edition import x\n", encoding="utf-8")
+    graph = align_graph(fake)
+    assert graph == {"edition": {"storage"}, "storage": {"edition"}}
+    with pytest.raises(graphlib.CycleError):
+        list(graphlib.TopologicalSorter(graph).static_order())
