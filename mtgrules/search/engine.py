@@ -98,7 +98,10 @@ class _Plan:
 class _Candidate:
     group: Group
     tier: int = 2
-    scores: dict[str, float] = field(default_factory=dict)  # per expression: and, or, phrase
+    scores: dict[str, float] = field(default_factory=dict)
+    sub: bool = (
+        False  # joined as a defining rule's first subrule  # per expression: and, or, phrase
+    )
 
 
 def search(
@@ -565,6 +568,7 @@ def _rank(
                 else float(all(held))
             ),
             current=c.group.id in current,
+            sub=c.sub and c.tier == 1,
         )
         out.append(Ranked(c.group, features, row, tokens, fuzzy))
     out.sort(key=lambda r: (r.features.key(), r.group.id))
@@ -678,10 +682,14 @@ def _add_as_defining(
     says only its title: 405 "Stack"; 405.1 and 405.2 say what the stack is) join the
     second tier."""
     db = plan.db
-    clauses = clauses + clauses_under(db, [(c.edition_id, c.label) for c in clauses], FIRST)
+    subrules = clauses_under(db, [(c.edition_id, c.label) for c in clauses], FIRST)
     languages = {e.id: e.language for e in plan.by_id.values()}
-    found = groups_of_clauses(db, clauses, languages)
+    named = {g.id for g in groups_of_clauses(db, clauses, languages)}
+    found = groups_of_clauses(db, clauses + subrules, languages)
     new = [g for g in found if g.id not in pool or pool[g.id].tier == 2]
+    for g in new:
+        if g.id not in named:
+            pool.setdefault(g.id, _Candidate(g)).sub = True
     for g in new:
         c = pool.setdefault(g.id, _Candidate(g))
         c.tier = min(c.tier, 1)

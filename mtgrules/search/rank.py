@@ -48,6 +48,7 @@ class Features:
     run: float = 1.0  # longest run of query words repeated, as a share of the searched ones
     official: bool = True  # the rules' text (not a scraped page author's commentary)
     current: bool = True  # in the newest edition of its language (today's wording)
+    sub: bool = False  # a defining rule's subrule: after the rules the entry names
 
     @property
     def full(self) -> bool:
@@ -59,6 +60,7 @@ class Features:
             not self.preferred,
             not self.current,
             self.tier,
+            self.sub,
             not self.full,
             not self.phrase,
             not self.script,
@@ -95,6 +97,7 @@ class Features:
         s = float(self.preferred)
         s = s * 2 + float(self.current)
         s = s * 3 + (2 - self.tier)
+        s = s * 2 + float(not self.sub)
         s = s * 2 + float(self.full)
         s = s * 2 + float(self.phrase)
         s = s * 2 + float(self.script)
