@@ -36,6 +36,7 @@ from ..errors import NotFoundError
 from ..ingest import IngestReport, ingest_paths
 from ..record import Record
 from ..store.queries import EditionInfo, list_editions
+from ..store.search_index import refresh_lineages
 from ..text.language import is_english
 from .edition import ClauseCache, compute_edition_alignment
 from .model import EditionAlignment
@@ -232,6 +233,8 @@ def ingest_and_align(
     with paused_gc():
         report = ingest_paths(session, paths, on_file=on_file, language=language)
         report.alignments = update_alignments(session, on_pair=on_pair)
+        # Search's lineages follow the links just stored (store/search_index.py).
+        refresh_lineages(session.connection())
     return report
 
 
