@@ -29,6 +29,7 @@ HELD_OUT_SET = Path(__file__).resolve().parent / "search_relevance_heldout.toml"
 UNSEEN_SETS = [
     HELD_OUT_SET,
     Path(__file__).resolve().parent / "search_relevance_unseen.toml",
+    Path(__file__).resolve().parent / "search_relevance_final.toml",
 ]
 MIN_QUERIES = 40
 MIN_PER_LANGUAGE = 6
