@@ -22,8 +22,7 @@ from hypothesis import strategies as st
 
 import mtgrules.api as mr
 from mtgrules.errors import MtgRulesError, NotFoundError
-from mtgrules.sources.decode import decode_any
-from mtgrules.sources.segment import parse_document
+from mtgrules.sources.pipeline import parse_document, prepare
 
 from .conftest import EXTRA, ON_PG, ROOT, SEEDS, pg_create_database, pg_drop_database, run_cli
 from .conftest import table_counts as counts_of
@@ -395,7 +394,7 @@ def check_parse(fmt: str, data: bytes, tmp: Path) -> None:
     one mtgrules error line (a damaged PDF, a zip that is not a DOCX...)."""
     path = tmp / f"damaged-{fmt}"
     try:
-        parse_document(path, decode_any(data, str(path)))
+        parse_document(path, prepare(data, str(path)))
     except MtgRulesError as exc:
         one_line(str(exc))
         assert exc.exit_code == 2, exc
