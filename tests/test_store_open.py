@@ -52,38 +52,39 @@ def _damaged_store(folder: Path, store: Path) -> Path:
     return path
 
 
-def _firefox_places(folder: Path, _store: Path) -> Path:
-    """Another program's SQLite database: a browser history with one table."""
-    path = folder / "places.sqlite"
+def _sqlite_with(path: Path, *statements: str) -> Path:
     conn = sqlite3.connect(path)
-    conn.execute("CREATE TABLE moz_places (id INTEGER PRIMARY KEY, url TEXT, title TEXT)")
-    conn.execute("INSERT INTO moz_places (url, title) VALUES ('https://magic.wizards.com', 'x')")
+    for sql in statements:
+        conn.execute(sql)
     conn.commit()
     conn.close()
     return path
+
+
+def _firefox_places(folder: Path, _store: Path) -> Path:
+    """Another program's SQLite database: a browser history with one table."""
+    return _sqlite_with(
+        folder / "places.sqlite",
+        "CREATE TABLE moz_places (id INTEGER PRIMARY KEY, url TEXT, title TEXT)",
+        "INSERT INTO moz_places (url, title) VALUES ('https://magic.wizards.com', 'x')",
+    )
 
 
 def _other_alembic_program(folder: Path, _store: Path) -> Path:
     """Another program that also uses Alembic: its version is not one of ours."""
-    path = folder / "app.sqlite"
-    conn = sqlite3.connect(path)
-    conn.execute("CREATE TABLE alembic_version (version_num VARCHAR(32) PRIMARY KEY)")
-    conn.execute("INSERT INTO alembic_version VALUES ('ae1027a6acf')")
-    conn.execute("CREATE TABLE users (id INTEGER PRIMARY KEY)")
-    conn.commit()
-    conn.close()
-    return path
+    return _sqlite_with(
+        folder / "app.sqlite",
+        "CREATE TABLE alembic_version (version_num VARCHAR(32) PRIMARY KEY)",
+        "INSERT INTO alembic_version VALUES ('ae1027a6acf')",
+        "CREATE TABLE users (id INTEGER PRIMARY KEY)",
+    )
 
 
 def _newer_store(folder: Path, store: Path) -> Path:
     """A real store as a newer mtgrules would leave it: schema 0099."""
     path = folder / "newer.sqlite"
     shutil.copy(store, path)
-    conn = sqlite3.connect(path)
-    conn.execute("UPDATE alembic_version SET version_num = '0099'")
-    conn.commit()
-    conn.close()
-    return path
+    return _sqlite_with(path, "UPDATE alembic_version SET version_num = '0099'")
 
 
 NOT_STORES = [
