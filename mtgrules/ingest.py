@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import os
 import re
 import tomllib
 from collections import Counter
@@ -20,9 +21,10 @@ from . import __version__, archive
 from .errors import InputError, NotRulesError
 from .model import ParsedDocument, ParsedEdition
 from .record import OPTIONAL, Record
-from .sources.decode import decode_any, read_bytes
-from .sources.formats import MARKUP_FORMATS, TEXT, detect_format, sniff_binary
-from .sources.segment import parse_document
+from .sources.detect import detect_container
+from .sources.formats import MARKUP_FORMATS, TEXT
+from .sources.pipeline import detect_format, parse_document, prepare
+from .sources.read import read_bytes
 from .store.clauses import insert_clauses
 from .store.models import Clause as StoredClause
 from .store.models import Document, Edition, EditionSource, Revision
@@ -35,7 +37,7 @@ MARKUP_OR_TEXT = (TEXT, *MARKUP_FORMATS)
 BUNDLED_CORPUS = Path(str(resources.files("mtgrules.corpus")))
 MANIFEST = "manifest.toml"
 # Extensions of the files a folder is expected to hold rules in. The format itself is read
-# from the content (sources/formats.py); a file with another extension is taken only when
+# from the content (sources/detect.py); a file with another extension is taken only when
 # its first bytes look like rules (a PDF, a Word file, or text with rule labels).
 SOURCE_SUFFIXES = {
     ".txt", ".text", ".pdf", ".docx", ".doc", ".rtf", ".htm", ".html", ".xhtml",
@@ -130,6 +132,29 @@ class Source:
     named: bool
     data: bytes | None = None
 
+    @property
+    def shown(self) -> Path:
+        """The path as text that can be stored and printed (see ``shown_path``)."""
+        return shown_path(self.path)
+
+
+def shown_path(path: Path) -> Path:
+    """A path whose name can be stored and printed. A file name that is not valid UTF-8
+    (r\\xe8gles.txt, written on a Latin-1 system) reaches Python as lone surrogates, which
+    no UTF-8 database or output accepts: its odd bytes are written as \\xe8 escapes
+    instead, so the file is ingested under a name that still tells its bytes."""
+    text = str(path)
+    try:
+        text.encode("utf-8")
+        return path
+    except UnicodeEncodeError:
+        pass
+    try:
+        raw = os.fsencode(text)
+    except UnicodeEncodeError:  # surrogates that no file system produced (an API caller's)
+        raw = text.encode("utf-8", "surrogatepass")
+    return Path(raw.decode("utf-8", "backslashreplace"))
+
 
 def collect_sources(paths: Iterable[Path]) -> tuple[list[Source], list[Skipped]]:
     """The files to ingest, each with its manifest entry (name, origin), and the files of the
@@ -154,7 +179,7 @@ def collect_sources(paths: Iterable[Path]) -> tuple[list[Source], list[Skipped]]
                 continue  # the folder's own description, read above
             reason = _not_a_source(f)
             if reason:
-                skipped.append(Skipped(str(f), reason))
+                skipped.append(Skipped(str(shown_path(f)), reason))
                 continue
             found.append(Source(f, manifest.get(rel.as_posix(), {}), named=False))
             taken += 1
@@ -195,7 +220,7 @@ def _not_a_source(path: Path) -> str | None:
     if head.startswith(b"PK\x03\x04"):
         return None  # a zip (a DOCX?) is read whole: its directory is at its end
     try:
-        if sniff_binary(head, str(path)) is not None:
+        if detect_container(head, str(path)) != TEXT:
             return None  # a PDF, Word or RTF file, whatever its name
     except NotRulesError as err:
         return _reason(err, path)  # "this is a PNG image, not rules text; ..."
@@ -243,7 +268,7 @@ def ingest_paths(
 ) -> IngestReport:
     """Parse every file first (bad input raises before anything is written), then write one
     revision. The caller's transaction makes the write all or nothing. ``language`` (a
-    user's --lang, checked with segment.language_tag) replaces language detection.
+    user's --lang, checked with text.language.language_tag) replaces language detection.
     ``extra``: sources given as bytes (files of the packed English archive), ingested after
     ``paths``; ``revision_id``: add to that revision of this transaction instead of a new one
     (the English a translation needs, taken from the archive by the same ingest)."""
@@ -261,15 +286,16 @@ def ingest_paths(
             if on_file:
                 on_file(src.path, done, len(sources))
             sha256 = hashlib.sha256(data).hexdigest()
+            shown = src.shown  # the path as text, for the store, messages and reports
             if sha256 in known:
                 outcomes[done] = FileOutcome(
-                    str(src.path), sha256, "unchanged", format=detect_format(data, str(src.path))
+                    str(shown), sha256, "unchanged", format=detect_format(data, str(shown))
                 )
                 continue
-            decoded = decode_any(data, str(src.path), sha256=sha256)
+            decoded = prepare(data, str(shown), sha256=sha256)
             del data
             doc = parse_document(
-                src.path,
+                shown,
                 decoded,
                 name=src.meta.get("name"),
                 origin=src.meta.get("origin"),
@@ -278,7 +304,7 @@ def ingest_paths(
         except NotRulesError as err:
             if src.named:
                 raise
-            report.skipped.append(Skipped(str(src.path), _reason(err, src.path)))
+            report.skipped.append(Skipped(str(src.shown), _reason(err, src.shown)))
             continue
         date_from_name(doc, src.path)
         known.add(sha256)
@@ -348,8 +374,10 @@ def date_from_name(doc: ParsedDocument, path: Path) -> None:
 
 def _reason(err: NotRulesError, path: Path) -> str:
     message = str(err)
-    prefix = f"{path}: "
-    return message[len(prefix) :] if message.startswith(prefix) else message
+    for prefix in (f"{path}: ", f"{shown_path(path)}: "):
+        if message.startswith(prefix):
+            return message[len(prefix) :]
+    return message
 
 
 class _LiveEditions:
@@ -414,6 +442,8 @@ def _write_document(
 
     reused = 0
     notes: list[str] = []
+    linked: set[int] = set()  # editions of other files this file was recorded as a source of
+    repeats: dict[int, int] = {}  # edition id -> times this file holds it, when more than once
     for position, (edition, content_hash) in enumerate(zip(doc.editions, hashes, strict=True)):
         existing = live.by_hash.get(content_hash)
         version_of: Edition | None = None
@@ -428,7 +458,13 @@ def _write_document(
                 else:
                     version_of = counterpart
         if existing is not None:
+            if existing.document_id == document.id or existing.id in linked:
+                # The same edition again in this very file (a page quoting it twice): one
+                # edition, one link to this file.
+                repeats[existing.id] = repeats.get(existing.id, 1) + 1
+                continue
             session.add(EditionSource(edition_id=existing.id, document_id=document.id))
+            linked.add(existing.id)
             reused += 1
             continue
         row = Edition(
@@ -466,6 +502,8 @@ def _write_document(
             report.flags.update(c.flags)
     if reused and not outcome.editions and outcome.status == "added":
         outcome.status = "same-edition"
+    for edition_id, times in repeats.items():
+        notes.append(f"holds edition {edition_id} {times} times; it is stored once")
     if notes:
         outcome.note = "; ".join(notes)
     return outcome
