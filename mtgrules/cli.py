@@ -744,6 +744,86 @@ def site(app: AppContext, output: Path, force: bool) -> None:
     )
 
 
+# --- citations in other texts ---
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
+@click.option(
+    "--against",
+    metavar="EDITION",
+    help="The edition to check against (default: the newest English in the store).",
+)
+@click.option(
+    "--written-for",
+    "written_for",
+    metavar="EDITION|DATE",
+    help="The edition the texts were written for (a date: the edition in force then). "
+    "Default: inferred from where their citations best exist and fit.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print every citation as JSON.")
+@click.option(
+    "--fix",
+    is_flag=True,
+    help="Print a unified diff that renumbers the renumbered citations (files are never "
+    "edited; apply it with git apply or patch -p1).",
+)
+@pass_app
+def cite(
+    app: AppContext,
+    paths: tuple[str, ...],
+    against: str | None,
+    written_for: str | None,
+    as_json: bool,
+    fix: bool,
+) -> None:
+    """Check the rule numbers that files cite ("CR 702.19b", "see rule 601.2f", "规则702.19b").
+
+    PATH: files or folders (source code, Markdown, HTML, text, PDF, DOCX; "-" for standard
+    input). Each citation is current, renumbered (with its new number), removed (the last
+    edition that had it), never-existed (with the nearest numbers), or quote-mismatch (the
+    quotation beside it is not that rule's words). Exit code 1 when any citation is not
+    current, 2 when a path cannot be read.
+    Example: mtgrules cite src/ --against en-2026-02-27
+    """
+    from .cite.render import citation_lines, json_chunks, summary_line
+    from .cite.run import CiteRun, Skipped
+
+    if fix and as_json:
+        raise click.UsageError("--fix prints a diff; give it without --json")
+    show_progress = sys.stderr.isatty() and not as_json
+    out = click.get_binary_stream("stdout") if fix else None
+    with app.reader() as db:
+        run = CiteRun(db, list(paths), against=against, written_for=written_for, fix=fix)
+        results = run.results()
+        if as_json:
+            for chunk in json_chunks(run, results):
+                click.echo(chunk, nl=False)
+        else:
+            for result in results:
+                if isinstance(result, Skipped):
+                    kind = "error" if result.unreadable else "note"
+                    click.echo(
+                        f"mtgrules: {kind}: {result.path}: {result.reason}; skipped.", err=True
+                    )
+                    continue
+                if fix:
+                    if result.fix:
+                        out.write(result.fix)
+                        out.flush()
+                    elif result.note:
+                        click.echo(f"mtgrules: note: {result.path}: {result.note}", err=True)
+                    continue
+                for c in result.citations:
+                    if c.status != "current":
+                        click.echo("\n".join(citation_lines(c)))
+            line = summary_line(run)
+            if fix:
+                line += f" The diff replaces {run.summary.fixes or 0:,} numbers."
+            click.echo(line, err=fix or show_progress and False)
+    sys.exit(run.exit_code())
+
+
 # --- search commands ---
 
 
