@@ -36,6 +36,15 @@ class _Group(click.Group):
         except KeyboardInterrupt:
             click.echo("mtgrules: interrupted; the store is unchanged.", err=True)
             sys.exit(130)
+        except BrokenPipeError:
+            # The reader of the output went away (`mtgrules cite src/ | head`): stop quietly,
+            # as other command-line tools do. Python would otherwise complain again when it
+            # flushes stdout at exit.
+            import os
+
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            sys.exit(141)
         except Exception as exc:  # a traceback must never reach a user
             click.echo(
                 f"mtgrules: internal error: {type(exc).__name__}: {exc} "

@@ -27,10 +27,19 @@ from rapidfuzz.distance import DamerauLevenshtein
 from ..store.queries import EditionInfo
 from ..text.identify import script_of_text
 from ..text.labels import label_sort_key, parent_of
+from ..text.language import base_language
 from .citations import Found, Quote
 from .context import Weights, around, fit, paragraph, tokens, without_references
 from .editions import EnglishLine
-from .quotes import checkable, holder, is_paragraph_of, matches, quote_language
+from .quotes import (
+    ClauseIndex,
+    checkable,
+    holder,
+    is_paragraph_of,
+    latin_language,
+    matches,
+    quote_language,
+)
 
 CURRENT = "current"
 RENUMBERED = "renumbered"
@@ -81,6 +90,7 @@ class Checker:
         self._alts: dict[str, list[_Reading]] = {}
         self._lineage: dict[tuple[str, int, str], frozenset[str]] = {}
         self._weight: dict[str, Weights | None] = {}
+        self._indexes: dict[int, ClauseIndex] = {}
 
     def check(self, found: Found, text: str | None = None) -> Verdict:
         """The status of one citation; ``text`` (the text it was found in) lets the words
@@ -330,13 +340,9 @@ class Checker:
         assert read_in is not None
         script = quote_language(quote)
         shown = {"text": quote.text, "kind": quote.kind}
-        compared = self._quote_editions(script)
-        if script != "latin" and not compared:
-            note = (
-                f"the quotation was not checked: the store has no edition in its script ({script})"
-            )
-            return Verdict(base.status, base.now, {**base.evidence, "quote": shown, "note": note})
-        texts = self._texts_of(label, read_in, reading.now, script)
+        if script != "latin" and not self._quote_editions(script):
+            return self._not_checked(base, shown, script)
+        texts = self._texts_of(label, read_in, reading.now, script, own=quote.kind == "title")
         if quote.kind == "title":
             # A subrule cited with the title of its rule or section: "rule 409.1, “Playing
             # Spells and Activated Abilities”" (409's title) names the right place.
@@ -346,7 +352,12 @@ class Checker:
             return Verdict(
                 base.status, base.now, {**base.evidence, "quote": {**shown, "matches": True}}
             )
-        found = self._holder(quote, read_in, script)
+        # Not the rule's words in English (or in a translation): is it another language?
+        # Asked only now, since telling a sentence that is not plainly English loads a model.
+        language = latin_language(quote) if script == "latin" else None
+        if language is not None and not self._in_language(language):
+            return self._not_checked(base, shown, language)
+        found = self._holder(quote, read_in, script, language)
         if quote.kind == "text" and found is None:
             return base  # a note after the number, not the rule's words
         if quote.kind == "title" and found is None:
@@ -365,6 +376,18 @@ class Checker:
         status = QUOTE_MISMATCH if base.status in (CURRENT, RENUMBERED) else base.status
         return Verdict(status, base.now, evidence)
 
+    def _not_checked(self, base: Verdict, shown: dict[str, Any], what: str) -> Verdict:
+        note = (
+            f"the quotation was not checked: the store has no dated edition in {what} to "
+            "compare it with"
+        )
+        return Verdict(base.status, base.now, {**base.evidence, "quote": shown, "note": note})
+
+    def _in_language(self, language: str) -> list[tuple[EditionInfo, EditionInfo]]:
+        return [
+            p for p in self._quote_editions("latin") if base_language(p[0].language) == language
+        ]
+
     def _quote_editions(self, script: str) -> list[tuple[EditionInfo, EditionInfo]]:
         """(translation, the English of its date) for the translations in ``script``."""
         by_date = {e.date: e for e in self.line.editions}
@@ -375,24 +398,40 @@ class Checker:
         return out
 
     def _texts_of(
-        self, label: str, read_in: EditionInfo, now: tuple[str, ...], script: str
+        self,
+        label: str,
+        read_in: EditionInfo,
+        now: tuple[str, ...],
+        script: str,
+        *,
+        own: bool = False,
     ) -> list[str]:
+        """The texts a quotation beside the citation may be taken from: the rule (with its
+        subrules; ``own``: its own clause only, for a title) where the number is read and
+        in T, and in the translations of the quotation's script."""
         line = self.line
-        texts = [t.text for t in line.rule_texts(read_in, label)]
+
+        def of(edition: EditionInfo, lab: str) -> list[str]:
+            return [t.text for t in line.rule_texts(edition, lab) if not own or t.label == lab]
+
+        texts = of(read_in, label)
         for lab in now:
-            texts += [t.text for t in line.rule_texts(self.target, lab)]
+            texts += of(self.target, lab)
         # The translations in the quotation's script (for Latin script, a quotation may be
         # French or Spanish as well as English).
         for translation, english in self._quote_editions(script):
-            labels = line.follow(read_in, label, english).labels
-            for lab in labels:
-                texts += [t.text for t in line.rule_texts(translation, lab)]
+            for lab in line.follow(read_in, label, english).labels:
+                texts += of(translation, lab)
         return texts
 
-    def _holder(self, quote: Quote, read_in: EditionInfo, script: str) -> dict[str, Any] | None:
+    def _holder(
+        self, quote: Quote, read_in: EditionInfo, script: str, language: str | None = None
+    ) -> dict[str, Any] | None:
         line = self.line
         searched: list[tuple[EditionInfo, EditionInfo]] = []
-        if script == "latin":
+        if language is not None:
+            searched = self._in_language(language)
+        elif script == "latin":
             searched = [(read_in, read_in)]
             if self.target.id != read_in.id:
                 searched.append((self.target, self.target))
@@ -404,7 +443,9 @@ class Checker:
                 self._quote_editions(script), key=lambda p: abs(_days(p[1].date) - when)
             )
         for edition, english in searched:
-            got = holder(quote, line.clauses(edition))
+            if edition.id not in self._indexes:
+                self._indexes[edition.id] = ClauseIndex(line.clauses(edition))
+            got = holder(quote, self._indexes[edition.id])
             if got is None:
                 continue
             label, score = got

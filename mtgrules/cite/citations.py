@@ -21,6 +21,7 @@ text/labels.py (three-digit sections, rules, subrules), plus the nine chapters
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 
 # --- the pieces of the grammar ---------------------------------------------------------------
@@ -299,7 +300,7 @@ _SENTENCE_END = (".", "。", "!", "?", ":")
 def _text_after(text: str, citation_start: int, pos: int) -> Quote | None:
     """Rule text after a citation that opens a comment line: "// CR 702.19b: The controller
     of an attacking creature ...", over the comment lines that continue it."""
-    line_start = max(text.rfind("\n", 0, citation_start), text.rfind("\r", 0, citation_start)) + 1
+    line_start = text.rfind("\n", 0, citation_start) + 1
     if not _LINE_HEAD.match(text[line_start:citation_start]):
         return None
     m = _AFTER_SEPARATOR.match(text, pos)
@@ -335,27 +336,35 @@ def _text_after(text: str, citation_start: int, pos: int) -> Quote | None:
 def find_citations(text: str) -> list[Found]:
     """Every rule label ``text`` cites, in the order written, each with where it is.
 
-    Numbers are rare in prose and words about rules rarer, but source code is full of
-    numbers: every three-digit number is a candidate, and only its few characters before
-    are searched for a keyword (one regex over the whole text that tries every keyword at
-    every position is five times slower)."""
+    Source code is full of numbers and words, and rarely cites a rule: the words about rules
+    are found first with ``str.find`` in the lower-cased text (Python's regex engine tries an
+    alternation of 25 keywords at every position, ten times slower), and the citation
+    grammar runs only where one is. Parenthesized numbers and lone subrules ("(702.19b)",
+    "// 702.19b", "601.2f-h") have a dot and a digit, found by one small pattern."""
     found: list[Found] = []
     covered_until = -1
-    size = len(text)
-    for c in _CANDIDATE.finditer(text):
-        s = c.start()
-        # Lookarounds in the pattern itself cost three times as much as these two tests.
-        if (
-            s < covered_until
-            or (s and text[s - 1] in _NOT_BEFORE)
-            or (c.end() < size and text[c.end()] in _DIGITS)
-        ):
+    for at in _keyword_starts(text):
+        if at < covered_until:
             continue
-        m = _lead_before(text, s)
-        labels: list[Found] | None = None
-        if m is not None:
-            labels, end = _read_citation(text, m)
-        elif (b := _bare_before(text, s)) is not None:
+        m = _LEAD.match(text, at)
+        if m is None:
+            continue
+        if m.group("chap") is not None and not (m.group("section") or m.group("section2")):
+            continue  # "rule 7" is no chapter: only "section 7" is
+        labels, end = _read_citation(text, m)
+        found.extend(labels)
+        covered_until = end
+    taken = {f.start for f in found}
+    spans = sorted((f.citation_start, f.citation_end) for f in found)
+    covered_until = -1
+    for c in _DOTTED.finditer(text):
+        s = c.start()
+        if s < covered_until or s in taken or (s and text[s - 1] in _NOT_BEFORE):
+            continue
+        if _inside(spans, s):
+            continue
+        labels = None
+        if (b := _bare_before(text, s)) is not None:
             labels, end = _read_citation(text, b, first_at=b.start() + 1)
             # "(702.19 USD)", "(702.19, 3)": the parenthesis says something else.
             if not _CLOSE.match(text, end) or not _rule_word_near(text, b.start()):
@@ -368,38 +377,72 @@ def find_citations(text: str) -> list[Found]:
         if labels:
             found.extend(labels)
             covered_until = end
-    lower = text.lower()
-    for word in _SECTION_WORDS:
-        at = lower.find(word)
-        while at != -1:
-            m = _SECTION_LEAD.match(text, at)
-            if m is not None:
-                labels, _end = _read_citation(text, m)
-                found.extend(labels)
-            at = lower.find(word, at + len(word))
     found.sort(key=lambda f: (f.start, f.label))
     return found
 
 
-_CANDIDATE = re.compile(r"[1-9][0-9]{2}")
+# A rule label with a dot: what a parenthesized or lone citation starts with.
+_DOTTED = re.compile(r"[1-9][0-9]{2}\.[1-9]")
 _NOT_BEFORE = frozenset("0123456789_.")
-_DIGITS = frozenset("0123456789")
-# The words before a chapter number ("section 7"), found with str.find in the lower-cased text.
-_SECTION_WORDS = ("section", "sezion", "secci", "seção", "secao", "abschnitt", "раздел")
-_KEYWORD_TAIL = re.compile(rf"{_KEYWORD}{_GAP}(?:(?:{_SECTION}){_GAP})?$", re.I)
+# The keywords as str.find looks for them: in the lower-cased text, then the grammar checks
+# the whole word at each (so "rule" finds "rules", "subrule" and "Comprehensive Rules").
+_FIND_ASCII = (
+    "rule",
+    "reg",
+    "section",
+    "sezion",
+    "secci",
+    "secao",
+    "abschnitt",
+    "&sect;",
+    "&#167;",
+)
+_FIND_CASED = ("CR", "C.R")  # "CR" only in capitals: "cr" is a carriage return
+_FIND_OTHER = (
+    "règle", "правил", "пункт", "раздел", "seção", "secció", "§", "¶",
+    "规则", "規則", "条款", "條款", "ルール", "규칙", "규정",
+)  # fmt: skip
+# Lower-casing that keeps every offset (str.lower turns "İ" into two characters): ASCII,
+# Latin-1 and Cyrillic capitals, one for one.
+_LOWER = str.maketrans(
+    {chr(c): chr(c).lower() for c in (*range(0xC0, 0xDF), *range(0x410, 0x430), 0x401)}
+    | {chr(c): chr(c + 32) for c in range(0x41, 0x5B)}
+)
+
+
+def _keyword_starts(text: str) -> list[int]:
+    """Where a keyword may start a citation: each hit of the words above, moved back to the
+    start of its word ("Comprehensive Rules" is found at "Rules" and read from there; "rule"
+    in "subrule" from "subrule")."""
+    ascii_only = text.isascii()
+    lower = text.lower()
+    if len(lower) != len(text):  # rare: a capital that lower-cases to two characters
+        lower = text.translate(_LOWER)
+    starts: set[int] = set()
+    for words, haystack in (
+        (_FIND_ASCII, lower),
+        (_FIND_CASED, text),
+        (() if ascii_only else _FIND_OTHER, lower),
+    ):
+        for word in words:
+            at = haystack.find(word)
+            while at != -1:
+                starts.add(at)
+                i = at
+                while i > 0 and at - i < 12 and text[i - 1].isalpha():
+                    i -= 1
+                starts.add(i)
+                at = haystack.find(word, at + len(word))
+    return sorted(starts)
+
+
+def _inside(spans: list[tuple[int, int]], at: int) -> bool:
+    i = bisect_right(spans, (at, 10**12)) - 1
+    return i >= 0 and spans[i][0] <= at < spans[i][1]
+
+
 _SEE = re.compile(r"(?:see|cf\.|voir|ver|véase|siehe|vgl\.)\s+$", re.I)
 _CLOSE = re.compile(rf"{_SPACE}*[)\]]")
-_SECTION_LEAD = re.compile(rf"{_LETTER_BEFORE}(?P<section>{_SECTION}){_GAP}{_CHAPTER}", re.I)
-
-
-def _lead_before(text: str, at: int) -> re.Match[str] | None:
-    """The keyword citation whose first label starts at ``at``, if a keyword comes before."""
-    behind = text[max(0, at - 3) : at]
-    reach = 400 if (">" in behind or ")" in behind) else 48
-    k = _KEYWORD_TAIL.search(text, max(0, at - reach), at)
-    if k is None:
-        return None
-    return _LEAD.match(text, k.start())
 
 
 def _bare_before(text: str, at: int) -> re.Match[str] | None:
@@ -416,10 +459,12 @@ def _bare_before(text: str, at: int) -> re.Match[str] | None:
 
 
 def _rule_word_near(text: str, at: int) -> bool:
-    line_start = text.rfind("\n", 0, at) + 1
-    line_end = text.find("\n", at)
-    line_end = len(text) if line_end == -1 else line_end
-    window = text[max(line_start, at - _NEAR) : min(line_end, at + _NEAR)]
+    """A word about rules within _NEAR characters, in the same paragraph (a wrapped line
+    of prose goes on: "Deathtouch (702.2) is in the / comprehensive rules")."""
+    lo, hi = max(0, at - _NEAR), min(len(text), at + _NEAR)
+    before = text.rfind("\n\n", lo, at)
+    after = text.find("\n\n", at, hi)
+    window = text[before + 2 if before != -1 else lo : after if after != -1 else hi]
     return bool(_RULE_WORD.search(window))
 
 

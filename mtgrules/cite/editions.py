@@ -56,6 +56,7 @@ class EnglishLine:
     # label -> {edition id: its own text there}, for the English editions
     _present: dict[str, dict[int, str]] = field(default_factory=dict)
     _editions_read: OrderedDict[int, dict[str, list[RuleText]]] = field(default_factory=OrderedDict)
+    _index: dict[int, int] = field(default_factory=dict)
     _steps: dict[tuple[int, int], dict[str, tuple[str, ...]]] = field(default_factory=dict)
     _clauses: dict[int, list[tuple[str, str]]] = field(default_factory=dict)
 
@@ -79,7 +80,10 @@ class EnglishLine:
         return self.editions[-1]
 
     def index(self, edition: EditionInfo) -> int:
-        return next(i for i, e in enumerate(self.editions) if e.id == edition.id)
+        """Its place in the line, oldest first."""
+        if not self._index:
+            self._index.update((e.id, i) for i, e in enumerate(self.editions))
+        return self._index[edition.id]
 
     def find(self, key: str, *, what: str) -> EditionInfo:
         """An official English edition by name, id or date (a date names the edition in force

@@ -9,6 +9,7 @@ longer quotation must be found, nearly word for word, in the rule or its subrule
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from functools import lru_cache
 
 from rapidfuzz import fuzz, process
@@ -46,6 +47,29 @@ def quote_language(quote: Quote) -> str:
     """The script family of a quotation: 'latin' (English and the European languages),
     'han', 'kana', 'hangul', 'cyrillic'..."""
     return script_of_text(quote.text) or "latin"
+
+
+def latin_language(quote: Quote) -> str | None:
+    return _latin_language(quote.kind, quote.text)
+
+
+@lru_cache(maxsize=4096)
+def _latin_language(kind: str, text: str) -> str | None:
+    """The language of a Latin-script quotation other than English ("fr" for « Le
+    contrôleur d’une créature... »), None for English or when unsure: only a sentence can
+    tell (a title such as "Trample" is compared as English)."""
+    if kind == "title" or len(text.split()) < 4:
+        return None
+    from ..text.detect import detect_language
+    from ..text.identify import identify_language
+    from ..text.language import base_language
+
+    if detect_language(text) == "en":  # its function words: no model to load
+        return None
+    found = identify_language(text)
+    if found is None or base_language(found) == "en":
+        return None
+    return base_language(found)
 
 
 def checkable(quote: Quote) -> bool:
@@ -86,26 +110,72 @@ def matches(quote: Quote, texts: list[str]) -> bool:
     return False
 
 
-def holder(quote: Quote, clauses: list[tuple[str, str]]) -> tuple[str, float] | None:
+class ClauseIndex:
+    """The clauses of one edition as ``holder`` searches them: folded texts, one string of
+    them all for ``str.find``, and the exact texts (a title is a heading's whole text)."""
+
+    def __init__(self, clauses: list[tuple[str, str]]):
+        self.labels = [label for label, _t in clauses]
+        self.texts = [comparable(t) for _label, t in clauses]
+        self.starts: list[int] = []
+        at = 0
+        for t in self.texts:
+            self.starts.append(at)
+            at += len(t) + 1
+        self.joined = "\n".join(self.texts)
+        self.exact: dict[str, int] = {}
+        for i, t in enumerate(self.texts):
+            self.exact.setdefault(t, i)
+
+    def starting(self, q: str) -> list[int]:
+        """The clauses whose text starts with the words ``q`` (a term and its definition:
+        '"Choose a Background" means ...')."""
+        out = []
+        at = 0 if self.joined.startswith(q) else self.joined.find("\n" + q)
+        while at != -1:
+            start = at if at == 0 and self.joined.startswith(q) else at + 1
+            i = bisect_right(self.starts, start) - 1
+            after = self.texts[i][len(q) : len(q) + 1]
+            if self.starts[i] == start and after in ("", " "):
+                out.append(i)
+            at = self.joined.find("\n" + q, start + 1)
+        return out
+
+    def containing(self, q: str) -> list[int]:
+        """The clauses whose text contains ``q``."""
+        out = []
+        at = self.joined.find(q)
+        while at != -1:
+            i = bisect_right(self.starts, at) - 1
+            out.append(i)
+            at = self.joined.find(q, self.starts[i] + len(self.texts[i]) + 1)
+        return out
+
+
+def holder(quote: Quote, index: ClauseIndex) -> tuple[str, float] | None:
     """The label of the clause that holds the quotation best, with its score, or None.
 
     A title is held by the clause whose whole text it is (the heading "Transform"), not by
-    every rule that uses the word; a sentence by the clause with the best partial match,
-    the shortest among equals (a subrule before the rule that quotes it)."""
+    every rule that uses the word; a sentence by the clause that contains it, else the one
+    with the best partial match, the shortest among equals (a subrule before the rule that
+    quotes it)."""
     q = comparable(quote.text)
     if not q:
         return None
-    texts = [comparable(t) for _label, t in clauses]
+    texts = index.texts
     if quote.kind == "title":
-        exact = [i for i, t in enumerate(texts) if t == q]
-        if exact:
-            return clauses[exact[0]][0], 100.0
+        # A heading that is the title, else the definition that starts with it.
+        if q in index.exact:
+            return index.labels[index.exact[q]], 100.0
+        defining = index.starting(q)
+        if defining:
+            return index.labels[min(defining, key=lambda k: len(texts[k]))], 100.0
         best = process.extractOne(q, texts, scorer=fuzz.ratio, score_cutoff=MATCH)
-        return (clauses[best[2]][0], float(best[1])) if best else None
-    containing = [i for i, t in enumerate(texts) if q in t]
+        return (index.labels[best[2]], float(best[1])) if best else None
+    containing = index.containing(q)
     if containing:
         i = min(containing, key=lambda k: len(texts[k]))
-        return clauses[i][0], 100.0
+        return index.labels[i], 100.0
     # Only clauses at least about as long as the quotation can hold it (see matches).
     long_enough = [t if len(t) >= 0.9 * len(q) else "" for t in texts]
     best = process.extract(q, long_enough, scorer=fuzz.partial_ratio, score_cutoff=HOLDS, limit=5)
@@ -115,7 +185,7 @@ def holder(quote: Quote, clauses: list[tuple[str, str]]) -> tuple[str, float] | 
     # one that happens to repeat it.
     top = best[0][1]
     i = min((b[2] for b in best if b[1] >= top), key=lambda k: len(texts[k]))
-    return clauses[i][0], float(top)
+    return index.labels[i], float(top)
 
 
 def is_paragraph_of(words: str, texts: list[str], *, least: int = 20) -> bool:

@@ -83,6 +83,7 @@ class CiteRun:
         self.paths = paths
         self.fix = fix
         self.on_file = on_file
+        self._stdin: dict[str, bytes] = {}  # standard input, once read (two passes)
         self.target: EditionInfo = (
             self.line.find(against, what="--against") if against else self.line.newest
         )
@@ -98,7 +99,7 @@ class CiteRun:
     def _texts(self, first_pass: bool = False) -> Iterator[Text | Skip]:
         done = 0
         for path in walk(self.paths):
-            item = path if isinstance(path, Skip) else read(path)
+            item = path if isinstance(path, Skip) else read(path, self._stdin)
             done += 1
             if self.on_file is not None:
                 self.on_file(item.path, done if not first_pass else -done)
