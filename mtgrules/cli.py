@@ -829,21 +829,36 @@ def cite(
 
     if fix and as_json:
         raise click.UsageError("--fix prints a diff; give it without --json")
-    show_progress = sys.stderr.isatty() and not as_json
+    progress = _Ticker("cite") if sys.stderr.isatty() else None
     out = click.get_binary_stream("stdout") if fix else None
+
+    def said(results):
+        """The results, each skipped path told on stderr as it comes (an unreadable one
+        always; a binary file's note in text mode, where JSON lists it under skipped)."""
+        for result in results:
+            if isinstance(result, Skipped) and (result.unreadable or not as_json):
+                kind = "error" if result.unreadable else "note"
+                if progress:
+                    progress.clear()
+                click.echo(f"mtgrules: {kind}: {result.path}: {result.reason}; skipped.", err=True)
+            yield result
+
     with app.reader() as db:
-        run = CiteRun(db, list(paths), against=against, written_for=written_for, fix=fix)
-        results = run.results()
+        run = CiteRun(
+            db,
+            list(paths),
+            against=against,
+            written_for=written_for,
+            fix=fix,
+            on_file=progress.tick if progress else None,
+        )
+        results = said(run.results())
         if as_json:
             for chunk in json_chunks(run, results):
                 click.echo(chunk, nl=False)
         else:
             for result in results:
                 if isinstance(result, Skipped):
-                    kind = "error" if result.unreadable else "note"
-                    click.echo(
-                        f"mtgrules: {kind}: {result.path}: {result.reason}; skipped.", err=True
-                    )
                     continue
                 if fix:
                     if result.fix:
@@ -852,14 +867,47 @@ def cite(
                     elif result.note:
                         click.echo(f"mtgrules: note: {result.path}: {result.note}", err=True)
                     continue
-                for c in result.citations:
-                    if c.status != "current":
-                        click.echo("\n".join(citation_lines(c)))
+                lines = [
+                    "\n".join(citation_lines(c)) for c in result.citations if c.status != "current"
+                ]
+                if lines and progress:
+                    progress.clear()
+                for line in lines:
+                    click.echo(line)
+        if progress:
+            progress.clear()
+        if not as_json:
             line = summary_line(run)
             if fix:
                 line += f" The diff replaces {run.summary.fixes or 0:,} numbers."
-            click.echo(line, err=fix or show_progress and False)
+            click.echo(line, err=fix)
     sys.exit(run.exit_code())
+
+
+class _Ticker:
+    """A count of the files read, on the terminal's last line, once work has taken 2 s (a
+    minimal stand-in until the terminal work's one progress mechanism is used here)."""
+
+    def __init__(self, what: str, after: float = 2.0):
+        import time
+
+        self.what, self.after, self.clock = what, after, time.monotonic
+        self.start = self.clock()
+        self.shown = False
+
+    def tick(self, path: str, done: int) -> None:
+        if self.clock() - self.start < self.after:
+            return
+        stage = "counting citations in" if done < 0 else "checking"
+        sys.stderr.write(f"\r{self.what}: {stage} file {abs(done):,}\x1b[K")
+        sys.stderr.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+            self.shown = False
 
 
 # --- search commands ---

@@ -161,3 +161,35 @@ class CiteRun:
         if self.summary.unreadable:
             return 2
         return 1 if self.summary.problems else 0
+
+
+@dataclass
+class CiteReport(Record):
+    """A whole run collected (the Python API): what ``--json`` prints, as objects."""
+
+    target: EditionInfo
+    written_for: WrittenFor
+    citations: list[Citation]
+    skipped: list[Skipped]
+    summary: CiteSummary
+
+    def as_json(self) -> dict[str, Any]:
+        out = super().as_json()
+        out["target"] = self.target.header_json()
+        return out
+
+    def has_differences(self) -> bool:
+        return self.summary.problems > 0
+
+
+def cite_paths(
+    db: Any, paths: list[str], *, against: str | None = None, written_for: str | None = None
+) -> CiteReport:
+    """Every citation of ``paths`` checked against ``against`` (default: the newest English),
+    collected in one report."""
+    run = CiteRun(db, paths, against=against, written_for=written_for)
+    citations: list[Citation] = []
+    for result in run.results():
+        if isinstance(result, FileResult):
+            citations.extend(result.citations)
+    return CiteReport(run.target, run.written_for, citations, run.skipped, run.summary)

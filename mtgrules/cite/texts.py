@@ -17,7 +17,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..errors import MtgRulesError
-from ..sources.decode import MAX_BYTES, decode_text
+from ..sources.decode import decode_text
+from ..sources.detect import detect_container
+from ..sources.formats import MAX_BYTES, TEXT
 
 STDIN = "-"
 
@@ -113,14 +115,12 @@ def read(path: str, stdin: dict[str, bytes] | None = None) -> Item:
         return Skip(path, f"over the {MAX_BYTES // 2**20} MiB limit for one file", False)
     if not data.strip():
         return Text(path, "", "text", "ascii")
-    from ..sources.formats import sniff_binary
-
     try:
-        kind = sniff_binary(data, path)
+        container = detect_container(data, path)
     except MtgRulesError as exc:
         return Skip(path, _reason(exc, path), False)
-    if kind is not None:
-        return _extract(data, path, kind)
+    if container != TEXT:
+        return _extract(data, path, container)
     fast = _plain_utf8(data)
     if fast is not None:
         return _as_text(path, fast, "text", "ascii" if fast.isascii() else "utf-8")
@@ -156,24 +156,16 @@ def _as_text(path: str, text: str, fmt: str, encoding: str) -> Text:
     return Text(path, text, fmt, encoding, newlines)
 
 
-def _extract(data: bytes, path: str, kind: str) -> Item:
-    """PDF, DOCX, .doc and RTF through the intake's extractors (without ingest's check that
-    a long document is the rules: an article in PDF is what cite reads)."""
-    from ..sources import formats
+def _extract(data: bytes, path: str, container: str) -> Item:
+    """PDF, DOCX, .doc and RTF through intake's extract step (without ingest's check that a
+    long document is the rules: an article in PDF is what cite reads)."""
+    from ..sources.extract import extract
 
     try:
-        if kind == formats.PDF:
-            from ..sources.pdf import extract_pdf as extract
-        elif kind == formats.DOCX:
-            from ..sources.office import extract_docx as extract
-        elif kind == formats.DOC:
-            from ..sources.office import extract_doc as extract
-        else:
-            from ..sources.rtf import extract_rtf as extract
-        extracted = extract(data, path)
+        extracted = extract(data, container, path)
     except MtgRulesError as exc:
         return Skip(path, _reason(exc, path), False)
-    return _as_text(path, extracted.text, kind, extracted.encoding)
+    return _as_text(path, extracted.text, container, extracted.encoding)
 
 
 def _reason(exc: MtgRulesError, path: str) -> str:
