@@ -254,38 +254,27 @@ class Checker:
     def _read(self, label: str) -> _Reading:
         return self._reading_in(label, self.meaning(label))
 
+    def _never(self, label: str, note: str) -> _Reading:
+        nearby = nearest(label, self.line.labels_of(self.target))
+        return _Reading(Verdict(NEVER_EXISTED, None, {"nearest": nearby, "note": note}), None)
+
     def _reading_in(self, label: str, read_in: EditionInfo | None) -> _Reading:
         """What the number means read in ``read_in``, and what became of that rule in T."""
         line, target = self.line, self.target
         if read_in is None:
-            return _Reading(
-                Verdict(
-                    NEVER_EXISTED,
-                    None,
-                    {
-                        "nearest": nearest(label, line.labels_of(target)),
-                        "note": f"no edition in the store has a rule {label} "
-                        f"({line.editions[0].slug} to {line.newest.slug})",
-                    },
-                ),
-                None,
+            return self._never(
+                label,
+                f"no edition in the store has a rule {label} "
+                f"({line.editions[0].slug} to {line.newest.slug})",
             )
         evidence: dict[str, Any] = {"read_in": read_in.slug}
         w, r, t = (line.index(e) for e in (self.written_for, read_in, target))
         if r > w and t < r:
             # A number first used after the edition the text was written for, checked
             # against an edition before that: nothing says which rule it was meant to be.
-            return _Reading(
-                Verdict(
-                    NEVER_EXISTED,
-                    None,
-                    {
-                        "nearest": nearest(label, line.labels_of(target)),
-                        "note": f"no rule {label} in {self.written_for.slug} or before it; "
-                        f"first in {read_in.slug}",
-                    },
-                ),
-                None,
+            return self._never(
+                label,
+                f"no rule {label} in {self.written_for.slug} or before it; first in {read_in.slug}",
             )
         if read_in.id != self.written_for.id:
             where = (

@@ -93,6 +93,22 @@ _SENTENCE_END = re.compile(r"[.!?;](?=\s)|[。；！？]")
 _OPEN, _CLOSE = "(（[", ")）]"
 
 
+def _unmatched(text: str, at: int, stop: int, step: int, nest: str, close: str) -> int:
+    """The first bracket of ``close`` from ``at`` towards ``stop`` (excluded) that no bracket
+    of ``nest`` met on the way balances; ``stop`` when there is none."""
+    depth = 0
+    while at != stop:
+        ch = text[at]
+        if ch in nest:
+            depth += 1
+        elif ch in close:
+            if depth == 0:
+                return at
+            depth -= 1
+        at += step
+    return stop
+
+
 def around(text: str, start: int, end: int, *, least: int = 6) -> str:
     """The words a citation (at start:end) stands in, without the citation: the parentheses
     around it when they say enough ("(unless it is a token; see rule 111.2)"), else its
@@ -102,27 +118,9 @@ def around(text: str, start: int, end: int, *, least: int = 6) -> str:
     if line_end == -1:
         line_end = len(text)
     lo, hi = max(line_start, start - REACH), min(line_end, end + REACH)
-    depth, i = 0, start - 1
-    while i >= lo:
-        ch = text[i]
-        if ch in _CLOSE:
-            depth += 1
-        elif ch in _OPEN:
-            if depth == 0:
-                break
-            depth -= 1
-        i -= 1
-    if i >= lo:
-        j, depth = end, 0
-        while j < hi:
-            ch = text[j]
-            if ch in _OPEN:
-                depth += 1
-            elif ch in _CLOSE:
-                if depth == 0:
-                    break
-                depth -= 1
-            j += 1
+    i = _unmatched(text, start - 1, lo - 1, -1, _CLOSE, _OPEN)
+    if i > lo - 1:
+        j = _unmatched(text, end, hi, 1, _OPEN, _CLOSE)
         if j < hi:
             inner = _SEE_WORDS.sub(" ", text[i + 1 : start] + " " + text[end:j])
             if len(tokens(inner)) >= least:
