@@ -46,6 +46,19 @@ ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "corpus" / "corpus-extra"
 GOLD = ROOT / "tests" / "gold" / "update"
 
+
+def _shared() -> Path:
+    """The machine's shared data: ../shared beside the checkout (or beside a parent of it)."""
+    for base in ROOT.parents:
+        if (base / "shared" / "translations").is_dir():
+            return base / "shared"
+    return ROOT.parent / "shared"
+
+
+SHARED = _shared()
+ARCHIVE = SHARED / "cr-archive" / "txt"  # the 110 English editions, named by publication date
+TRANSLATIONS = SHARED / "translations"  # Korean, Japanese, newer Chinese and English files
+
 MOVED = 0.80  # near-identical text under another label: a renumbering
 SAME_PLACE = 0.60  # between the same two identical runs, reworded: a change in place
 SAME_LABEL = 0.50  # same label, reworded: a change in place
@@ -54,21 +67,65 @@ CONTAIN = 0.80  # ... nor is one whose shorter text is this much inside the othe
 CONTAIN_MIN = 8  # words; a keyword's title ("Banding") is inside too many rules to count
 
 TARGET = "en-2026-01-16"
-# (translation T, its own English S); the target English N is TARGET for each.
-PAIRS = [
-    ("zh-Hans-2022-06-10", "en-2022-06-10"),
-    ("zh-Hans-2023-11-17", "en-2023-11-17"),
-    ("zh-Hans-2025-11-14", "en-2025-11-14"),
-]
 # The newest Chinese edition, used only to cross-check the "new" rules of the English truth.
 ZH_TARGET = "zh-Hans-2026-01-16"
+# (translation T, its own English S, target English N, the translation to cross-check the
+# English truth with, or None). The first three are the bundled corpus's; the others need
+# ../shared (the Korean, Japanese and newer files, and the archive for the English of 2018).
+PAIRS = [
+    ("zh-Hans-2022-06-10", "en-2022-06-10", TARGET, ZH_TARGET),
+    ("zh-Hans-2023-11-17", "en-2023-11-17", TARGET, ZH_TARGET),
+    ("zh-Hans-2025-11-14", "en-2025-11-14", TARGET, ZH_TARGET),
+    ("ko-2016-09-30", "en-2016-09-30", TARGET, None),
+    ("ko-2018-08-10", "en-2018-08-10", TARGET, None),
+    ("ko-2019-10-04", "en-2019-10-04", TARGET, None),
+    ("ko-2020-09-25", "en-2020-09-25", TARGET, None),
+    ("ja-2026-01-16", "en-2026-01-16", TARGET, None),
+    ("ja-2026-01-16", "en-2026-01-16", "en-2026-02-27", None),
+    # Newer than every English the corpus and the archive hold: its true English is the
+    # 2026-02-27 file of ../shared/translations; the report, without it, is brought to
+    # en-2026-01-16 (benchmarks/eval_update.py, the store "without its English").
+    ("zh-Hans-2026-02-27", "en-2026-02-27", TARGET, None),
+]
 
 
 def file_of(edition: str) -> Path:
-    lang, date = edition.split("-", 1)
-    if lang == "zh":
-        lang, date = "zh", date.split("-", 1)[1]  # zh-Hans-2022-06-10 -> cr-zh-2022-06-10
-    return CORPUS / f"cr-{lang}-{date}.txt"
+    """The raw file of an edition: the corpus's, else ../shared/translations', else (English)
+    the archive file whose text is effective on that date."""
+    lang, _, rest = edition.partition("-")
+    date = rest.split("-", 1)[1] if lang == "zh" else rest
+    corpus = CORPUS / f"cr-{lang}-{date}.txt"
+    if corpus.exists():
+        return corpus
+    found = sorted(TRANSLATIONS.glob(f"{edition}.*.txt"))
+    if found:
+        return found[0]
+    if lang == "en" and date in archive_dates():
+        return archive_dates()[date]
+    raise SystemExit(f"update_truth: no file for {edition} (corpus, {TRANSLATIONS}, {ARCHIVE})")
+
+
+_EFFECTIVE = re.compile(r"(?:effective|current) as of\s+([A-Za-z]+)\s+(\d{1,2}),\s*(\d{4})", re.I)
+_MONTHS = [
+    "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december",
+]  # fmt: skip
+_DATES: dict[str, Path] = {}
+
+
+def archive_dates() -> dict[str, Path]:
+    """Effective date -> archive file, read from each file's first lines ("These rules are
+    effective as of July 30, 2024"; 2024-08-02.txt is that edition), else its name's date."""
+    if not _DATES and ARCHIVE.is_dir():
+        for path in sorted(ARCHIVE.glob("*.txt")):
+            head = "\n".join(decode(path.read_bytes()).splitlines()[:40])
+            m = _EFFECTIVE.search(head)
+            if m and m[1].lower() in _MONTHS:
+                date = f"{m[3]}-{_MONTHS.index(m[1].lower()) + 1:02d}-{int(m[2]):02d}"
+            else:
+                date = path.stem
+            _DATES.setdefault(date, path)
+    return _DATES
 
 
 # --- a small reader of the official layout ---------------------------------------------------
@@ -80,8 +137,14 @@ RULE_LINE = re.compile(
 )
 SECTION = re.compile(r"^[0-9]{1,3}\.\s+\S")
 EXAMPLE = re.compile(r"^(?:Examples?\s*:|例如\s*[：:]|例\s*[：:])")
-GLOSSARY = {"glossary", "词汇表"}
-CREDITS = {"credits", "版权信息"}
+# A label alone on its line, its text on the next (the Japanese file's "500.10a").
+LONE_LABEL = re.compile(r"^([0-9]{3}\.[0-9]{1,4}[a-z]?)\.?$")
+GLOSSARY = {"glossary", "词汇表", "용어사전", "用語集"}
+CREDITS = {"credits", "版权信息", "クレジット"}
+# A Japanese glossary heading: "相棒（あいぼう）／Companion".
+JA_HEADING = re.compile(r"／[^／。]*[A-Za-z][^。]*$")
+# The glossary left out of a translation, said where it would be (Korean: "<생략>").
+OMITTED = {"<생략>", "(생략)", "<省略>", "(省略)", "<omitted>", "(omitted)"}
 # zh-Hans-2022-06-10 ends its glossary with the translators' list of provisional names.
 APPENDIX = {"暂译名称列表"}
 # A glossary definition line ends a sentence; a term line does not ("Affinity", "Banding, ...").
@@ -129,6 +192,7 @@ class Edition:
     path: Path
     rules: list[Rule] = field(default_factory=list)
     glossary: list[Entry] = field(default_factory=list)
+    glossary_omitted: bool = False
 
 
 def decode(data: bytes) -> str:
@@ -139,26 +203,50 @@ def decode(data: bytes) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
-        return data.decode("cp1252")
+        pass
+    try:
+        text = data.decode("cp949")  # the Korean file of 2016
+        if sum("\uac00" <= ch <= "\ud7a3" for ch in text) > len(text) // 10:
+            return text
+    except UnicodeDecodeError:
+        pass
+    return data.decode("cp1252")
 
 
 def read_edition(name: str) -> Edition:
     path = file_of(name)
-    lines = [ln.strip() for ln in decode(path.read_bytes()).splitlines()]
+    raw = decode(path.read_bytes()).splitlines()
+    lines = [ln.strip() for ln in raw]
+    # The Japanese glossary: no blank lines; each definition indented (U+3000) under its term.
+    indented = {n for n, ln in enumerate(raw) if ln[:1] in ("\u3000", " ") and ln.strip()}
     ed = Edition(name, path)
     first = next(i for i, s in enumerate(lines) if RULE_LINE.match(s))
     # The table of contents also says "Glossary" and "Credits": look only after the first rule.
     gloss = next(i for i in range(first, len(lines)) if lines[i].lower() in GLOSSARY)
-    credits = max(i for i in range(gloss, len(lines)) if lines[i].lower() in CREDITS)
+    credits = max(
+        (i for i in range(gloss, len(lines)) if lines[i].lower() in CREDITS), default=len(lines)
+    )
     credits = next((i for i in range(gloss, credits) if lines[i] in APPENDIX), credits)
+    after = next((s for s in lines[gloss + 1 : credits] if s), "")
+    if after in OMITTED:
+        ed.glossary_omitted = True
+        credits = gloss + 1  # what follows is the publisher's notice, not entries
     current: Rule | None = None
+    lone: tuple[str, int] | None = None
     for n in range(first, gloss):
         s = lines[n]
         if not s:
             continue
+        if lone is not None:
+            s = f"{lone[0]} {s}"
+        # (Not a reference wrapped onto its own line: "See rule" / "404.4" in 2003.)
+        if (m := LONE_LABEL.match(s)) and not re.search(r"\brules?$", lines[n - 1]):
+            lone = (m[1], n)
+            continue
         if m := RULE_LINE.match(s):
-            current = Rule(m[1], m[2], n + 1)
+            current = Rule(m[1], m[2], (lone[1] if lone else n) + 1)
             ed.rules.append(current)
+            lone = None
         elif SECTION.match(s):
             current = None
         elif EXAMPLE.match(s):
@@ -177,8 +265,18 @@ def read_edition(name: str) -> Edition:
         # (en-2022-06-10: "Adventurer Card" runs straight into "Affinity"): a line that does
         # not end a sentence, with a definition after it, starts the next entry.
         start = 0
+        by_indent = sum(1 for n, _ in block if n in indented) * 3 > len(block)
         for k in range(1, len(block)):
-            if not ENDS_SENTENCE.search(block[k][1]) and k + 1 < len(block) and k > start + 1:
+            if by_indent:
+                # A heading: not indented, its English term after "／", no sentence
+                # ("1. ..." and "(廃語)..." paragraphs of a definition are not indented).
+                line = block[k][1]
+                heading = bool(JA_HEADING.search(line)) and not line.endswith("。")
+                starts = block[k][0] not in indented and heading and k > start
+            else:
+                starts = not ENDS_SENTENCE.search(block[k][1]) and k + 1 < len(block)
+                starts = starts and k > start + 1
+            if starts:
                 ed.glossary.append(_entry(block[start:k]))
                 start = k
         if block:
@@ -438,6 +536,44 @@ def translation_truth(t: Edition, s: Edition) -> dict:
             )
         out["gaps"] += sl[i1 + k : i2]
         out["extra"] += [{"t_label": tl[j], "t_line": t.rules[j].line} for j in range(j1 + k, j2)]
+    # A translation whose headings keep the English term ("相棒（あいぼう）／Companion") is
+    # compared by that term; any other by the references its entries cite.
+    kept = [english_term(e.term) for e in t.glossary]
+    if t.glossary and sum(1 for k in kept if k) >= 0.8 * len(t.glossary):
+        mine = {k for k in kept if k}
+        theirs = {head_term(e.term) for e in s.glossary}
+        gaps = [e for e in s.glossary if head_term(e.term) not in mine]
+        extra = [(e, k) for e, k in zip(t.glossary, kept, strict=True) if k not in theirs]
+
+        # A heading whose English term is misspelt ("Staion Cards", "Venture into Dungeon")
+        # or cut short ("Nonmodal") is that entry: a leftover pair of terms at least 85% alike,
+        # or one the start of the other (8 letters or more), closest first.
+        def alike(a: str, b: str) -> float:
+            if min(len(a), len(b)) >= 8 and (a.startswith(b) or b.startswith(a)):
+                return 1.0
+            return difflib.SequenceMatcher(None, a, b).ratio()
+
+        close = sorted(
+            (
+                (alike(head_term(g.term), k or ""), i, j)
+                for i, g in enumerate(gaps)
+                for j, (_, k) in enumerate(extra)
+            ),
+            reverse=True,
+        )
+        used_g: set[int] = set()
+        used_e: set[int] = set()
+        for r, i, j in close:
+            if r >= 0.85 and i not in used_g and j not in used_e:
+                used_g.add(i)
+                used_e.add(j)
+        out["glossary_gaps"] = [g.term for i, g in enumerate(gaps) if i not in used_g]
+        out["glossary_extra"] = [
+            {"t_term": e.term, "t_line": e.line}
+            for j, (e, _) in enumerate(extra)
+            if j not in used_e
+        ]
+        return out
     sg = [tuple(REF.findall(e.text)) for e in s.glossary]
     tg = [tuple(REF.findall(e.text)) for e in t.glossary]
     dels: list[int] = []
@@ -460,6 +596,28 @@ def translation_truth(t: Edition, s: Edition) -> dict:
     return out
 
 
+def english_term(term: str) -> str | None:
+    """The English term a translated glossary heading keeps after a slash ("相棒（あいぼう）／
+    Companion" -> "companion"), folded as the English terms are; None when it keeps none."""
+    tail = re.split(r"／", term, maxsplit=1)
+    if len(tail) < 2 or not re.search(r"[A-Za-z]", tail[1]):
+        return None
+    return head_term(tail[1])
+
+
+def head_term(term: str) -> str:
+    """A glossary term's first form, folded: "Banding, \"Bands with Other\"" -> "banding",
+    "You/Your" and "You, Your" -> "you", "Interrupt (Obsolete)" -> "interrupt" (translated
+    headings keep the English term's first form, without the English glossary's "(Obsolete)")."""
+    # "Counter(v)", "Commander(2)": the Japanese headings tell homonyms apart in brackets.
+    folded = re.sub(r"\((?:obsolete|[a-z0-9]{1,2})\)", "", fold_term(term))
+    first = re.split(r"[,/、]", folded, maxsplit=1)[0]
+    # Spelling aside: "The City's Blessing", "Turn-Based Action(s)", "Venture into [Quality]".
+    key = re.sub(r"^the ", "", first.strip(" \"'[]").strip())
+    key = re.sub(r"[^0-9a-z]+", "", key)
+    return key[:-1] if key.endswith("s") else key
+
+
 def apply_corrections(truth: dict, pair: str) -> list[dict]:
     """Hand-corrections, listed in tests/gold/update/corrections.json (none hidden here)."""
     path = GOLD / "corrections.json"
@@ -476,7 +634,7 @@ def apply_corrections(truth: dict, pair: str) -> list[dict]:
     return fixes
 
 
-def pair_truth(t_name: str, s_name: str, n: Edition, zn: Edition) -> dict:
+def pair_truth(t_name: str, s_name: str, n: Edition, zn: Edition | None) -> dict:
     s, t = read_edition(s_name), read_edition(t_name)
     pair = f"{t_name}__{n.name}"
     eng = english_truth(s, n)
@@ -501,17 +659,13 @@ def pair_truth(t_name: str, s_name: str, n: Edition, zn: Edition) -> dict:
     ]
     gl = eng["glossary"]
     n_terms = {fold_term(e.term) for e in n.glossary}
-    gloss_gaps_in_n = [g for g in tr["glossary_gaps"] if fold_term(g) in n_terms]
-    zh = english_truth(read_edition(t_name), zn)  # the same matching on the Chinese texts
-    zh_by = {c["label"]: c for c in zh["clauses"]}
-    en_by = {c["label"]: c for c in clauses}
-    zh_new = {c["label"] for c in zh["clauses"] if c["status"] == "new"}
-    zh_ren = {(c["from_label"], c["label"]) for c in zh["clauses"] if c["status"] == "renumbered"}
-    en_ren = {(c["from_label"], c["label"]) for c in clauses if c["status"] == "renumbered"}
-
-    def brief(c: dict) -> str:
-        other = c.get("from_label") or c.get("closest")
-        return f"{c['label']}: {c['status']}" + (f" ({other}, {c['ratio']})" if other else "")
+    # An omitted glossary (Korean: "<생략>") is one fact, not an entry missing per term.
+    gloss_gaps_in_n = (
+        [] if t.glossary_omitted else [g for g in tr["glossary_gaps"] if fold_term(g) in n_terms]
+    )
+    if t.glossary_omitted:
+        tr["glossary_gaps"] = []
+        gl = {**gl, "new": []}  # the report says the glossary is not translated, once
 
     counts = {
         k: sum(1 for c in clauses if c["status"] == k)
@@ -530,8 +684,9 @@ def pair_truth(t_name: str, s_name: str, n: Edition, zn: Edition) -> dict:
         "source": s_name,
         "target": n.name,
         "files": {
-            e.name: {"path": str(e.path.relative_to(ROOT)), "sha256": sha256(e.path)}
+            e.name: {"path": _shown(e.path), "sha256": sha256(e.path)}
             for e in (t, s, n, zn)
+            if e is not None
         },
         "thresholds": {
             "similarity": "difflib.SequenceMatcher(autojunk=False).ratio() over words "
@@ -562,19 +717,36 @@ def pair_truth(t_name: str, s_name: str, n: Edition, zn: Edition) -> dict:
         "uncertain_source": eng["uncertain_source"],
         "glossary": {**gl, "missing": gl["new"] + gloss_gaps_in_n},
         "translation_defects": tr,
-        "cross_check_zh": {
-            "compared": f"{t_name} -> {zn.name}, same matching on the Chinese text",
-            "new_both": len(set(new) & zh_new),
-            "new_en_only": [brief(zh_by[x]) for x in new if x not in zh_new],
-            "new_zh_only": [brief(en_by[x]) for x in sorted(zh_new - set(new))],
-            "renumbered_both": len(en_ren & zh_ren),
-            "renumbered_en_only": sorted(f"{a} -> {b}" for a, b in en_ren - zh_ren),
-            "renumbered_zh_only": sorted(f"{a} -> {b}" for a, b in zh_ren - en_ren),
-        },
+        **({"glossary_omitted": True} if t.glossary_omitted else {}),
+        **({"cross_check_zh": cross_check(t_name, zn, clauses, new)} if zn is not None else {}),
         "clauses": [
             [c["label"], c["status"], c.get("from_label") or c.get("closest"), c.get("ratio")]
             for c in clauses
         ],
+    }
+
+
+def cross_check(t_name: str, zn: Edition, clauses: list[dict], new: list[str]) -> dict:
+    """The same matching on the translation's own texts: T against its newer edition zn."""
+    zh = english_truth(read_edition(t_name), zn)
+    zh_by = {c["label"]: c for c in zh["clauses"]}
+    en_by = {c["label"]: c for c in clauses}
+    zh_new = {c["label"] for c in zh["clauses"] if c["status"] == "new"}
+    zh_ren = {(c["from_label"], c["label"]) for c in zh["clauses"] if c["status"] == "renumbered"}
+    en_ren = {(c["from_label"], c["label"]) for c in clauses if c["status"] == "renumbered"}
+
+    def brief(c: dict) -> str:
+        other = c.get("from_label") or c.get("closest")
+        return f"{c['label']}: {c['status']}" + (f" ({other}, {c['ratio']})" if other else "")
+
+    return {
+        "compared": f"{t_name} -> {zn.name}, same matching on the Chinese text",
+        "new_both": len(set(new) & zh_new),
+        "new_en_only": [brief(zh_by[x]) for x in new if x not in zh_new],
+        "new_zh_only": [brief(en_by[x]) for x in sorted(zh_new - set(new))],
+        "renumbered_both": len(en_ren & zh_ren),
+        "renumbered_en_only": sorted(f"{a} -> {b}" for a, b in en_ren - zh_ren),
+        "renumbered_zh_only": sorted(f"{a} -> {b}" for a, b in zh_ren - en_ren),
     }
 
 
@@ -601,17 +773,28 @@ def dump(truth: dict) -> str:
     return "{\n" + ",\n".join(parts) + "\n}\n"
 
 
+def _shown(path: Path) -> str:
+    """A file's path as the golden files name it: inside the checkout, or ../shared/..."""
+    if path.is_relative_to(ROOT):
+        return str(path.relative_to(ROOT))
+    return "../shared/" + str(path.relative_to(SHARED))
+
+
 def gold_path(t_name: str, n_name: str = TARGET) -> Path:
     return GOLD / f"{t_name}__{n_name}.json"
 
 
 def main() -> int:
     check = "--check" in sys.argv
-    n, zn = read_edition(TARGET), read_edition(ZH_TARGET)
     stale = 0
-    for t_name, s_name in PAIRS:
-        text = dump(pair_truth(t_name, s_name, n, zn))
-        path = gold_path(t_name)
+    for t_name, s_name, n_name, zn_name in PAIRS:
+        try:
+            n, zn = read_edition(n_name), read_edition(zn_name) if zn_name else None
+            text = dump(pair_truth(t_name, s_name, n, zn))
+        except SystemExit as missing:
+            print(f"skipped {t_name} -> {n_name}: {missing}")
+            continue
+        path = gold_path(t_name, n_name)
         truth = json.loads(text)
         print(f"{path.relative_to(ROOT)}: {truth['counts']}")
         if check:

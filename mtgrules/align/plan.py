@@ -49,6 +49,7 @@ from .reference import (
     followed_english,
     is_official_english,
 )
+from .sequence import Settings
 from .storage import (
     StoredAlignment,
     delete_alignments,
@@ -74,6 +75,9 @@ class Planned:
     why: str
     # Already computed (to store as is).
     result: EditionAlignment | None = None
+    # A best fit that numbers its rules like the translation (reference.NUMBERED_ALIKE):
+    # aligned with labels as evidence, as a translation and the English of its date are.
+    labels_agree: bool = False
 
     @property
     def key(self) -> tuple[int, int]:
@@ -129,7 +133,7 @@ def plan_alignments(
             choice = find_source(session, t, infos)
         except NotFoundError:
             continue  # no English edition fits it: nothing to align it with
-        plan.append(Planned(choice.edition, t, choice.how))
+        plan.append(Planned(choice.edition, t, choice.how, labels_agree=choice.numbered_alike))
     return plan
 
 
@@ -150,8 +154,9 @@ def update_alignments(
         if on_pair:
             on_pair(planned, n, len(todo))
         t1 = time.perf_counter()
+        settings = Settings(labels_agree=True) if planned.labels_agree else None
         result = planned.result or compute_edition_alignment(
-            session, planned.a, planned.b, cache=cache
+            session, planned.a, planned.b, settings, cache=cache
         )
         save_edition_alignment(session, result, origin=planned.origin())
         inferred = sum(

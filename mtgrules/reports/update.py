@@ -108,11 +108,16 @@ class UpdateReport(Record):
 
     @property
     def renumbered(self) -> list[Renumbering]:
-        return [
-            Renumbering(self.edition.id, i.from_label, i.label)
-            for i in self.clauses
-            if i.kind == "rule" and i.from_label and i.label and i.from_label != i.label
-        ]
+        """Labels to change: S's label -> N's. Read against an English of another date (a best
+        fit), the translation's own label is the one it has to change (S's is not its own)."""
+        out = []
+        for i in self.clauses:
+            old = i.from_label
+            if self.source.how == "best-fit" and i.translation_label:
+                old = i.translation_label
+            if i.kind == "rule" and old and i.label and old != i.label:
+                out.append(Renumbering(self.edition.id, old, i.label))
+        return out
 
     @property
     def changed(self) -> list[UpdateItem]:
@@ -374,6 +379,17 @@ def update_report(
             ):
                 item.status = "changed"
     rescued_ids = {t.id for t, _ in rescued}
+    if origin.how == "best-fit":
+        # The translation numbers a clause otherwise than S (the rules inserted between the
+        # English it was made from and S): its label must change to N's.
+        for item in items:
+            if (
+                item.status == "unchanged"
+                and item.kind == "rule"
+                and item.translation_label
+                and item.translation_label != item.label
+            ):
+                item.status = "renumbered"
 
     # 5. Clauses of S that N dropped.
     removed = [
