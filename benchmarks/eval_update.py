@@ -419,7 +419,7 @@ def score_pair(db: str, gold: dict, command: str, set_name: str) -> list[Score]:
             else ["drift", "--edition", t, "--reference", n, "--format", "json"],
         )
     ]
-    if in_store(db, s):  # the English control, where S is in the store
+    if s != n and in_store(db, s):  # the English control, where S is in the store
         jobs.append((True, ["drift", "--edition", s, "--reference", n, "--format", "json"]))
     base = baseline_seconds(s, n)
     out = []

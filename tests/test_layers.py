@@ -54,6 +54,7 @@ ALIGN_LAYERS: dict[str, int] = {
     "features": 10,
     "numbering": 10,
     "scope": 10,
+    "terms": 10,
     # the sequence DP: monotonic steps, then anchors, backbone, gaps and moves
     "dp": 20,
     "sequence": 21,

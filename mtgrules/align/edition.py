@@ -14,11 +14,13 @@ from ..store.queries import (
     list_editions,
 )
 from ..text.labels import rule_of
+from ..text.language import same_language
 from .dp import Step
 from .features import Features, featurize
 from .model import EditionAlignment, Pair
 from .numbering import labels_count
 from .sequence import Item, Settings, align_items, order_steps
+from .terms import pair_by_kept_terms
 
 # Noise (credits, addresses) is not rule text; aligning it would only add false links.
 ALIGNED_KINDS = ("rule", "example", "heading", "glossary", "commentary")
@@ -160,6 +162,28 @@ def compute_edition_alignment(
     kb = scope_b if scope_b is not None else list(range(len(b)))
     if settings is None:
         settings = Settings(labels_agree=labels_count(info_a, info_b))
+    # Glossary entries of a translation whose headings keep the English term: paired by that
+    # term (align/terms.py), not by place (each language sorts its glossary its own way; the
+    # sequence DP over 700 entries in two orders costs most of the alignment and pairs wrong).
+    kept: list[Step] = []
+    if not same_language(info_a.language, info_b.language):
+        ga = [k for k in ka if a[k].kind == "glossary"]
+        gb = [k for k in kb if b[k].kind == "glossary"]
+        index_a = {a[k].id: k for k in ga}
+        index_b = {b[k].id: k for k in gb}
+        for x, y, term in pair_by_kept_terms([a[k] for k in ga], [b[k] for k in gb]):
+            kept.append(
+                Step(
+                    (index_a[x.id],),
+                    (index_b[y.id],),
+                    0.95,
+                    [{"feature": "kept-term", "value": term}],
+                )
+            )
+        taken_a = {s.a[0] for s in kept}
+        taken_b = {s.b[0] for s in kept}
+        ka = [k for k in ka if k not in taken_a]
+        kb = [k for k in kb if k not in taken_b]
     sub = align_items(
         to_items([a[k] for k in ka], info_a.language, cache),
         to_items([b[k] for k in kb], info_b.language, cache),
@@ -169,9 +193,12 @@ def compute_edition_alignment(
         Step(tuple(ka[i] for i in s.a), tuple(kb[j] for j in s.b), s.score, s.evidence, s.crossing)
         for s in sub
     ]
+    steps += kept
+    paired_a = set(ka) | {s.a[0] for s in kept}
+    paired_b = set(kb) | {s.b[0] for s in kept}
     # Clauses outside a fragment's rules have no counterpart in it.
-    steps += [Step((i,), (), 0.0) for i in sorted(set(range(len(a))) - set(ka))]
-    steps += [Step((), (j,), 0.0) for j in sorted(set(range(len(b))) - set(kb))]
+    steps += [Step((i,), (), 0.0) for i in sorted(set(range(len(a))) - paired_a)]
+    steps += [Step((), (j,), 0.0) for j in sorted(set(range(len(b))) - paired_b)]
     steps = order_steps(steps)
     result = EditionAlignment(info_a, info_b, steps_to_pairs(steps, a, b))
     result.stats = {"clauses_a": len(a), "clauses_b": len(b), **result.counts()}

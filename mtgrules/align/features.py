@@ -18,10 +18,11 @@ import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rapidfuzz import fuzz, process
 
-from ..termbase import find_terms
+from ..termbase import find_terms, shipped_termbase
 from ..text.fold import HAN, fold
 from ..text.labels import RULE_REF
 from ..text.language import (
@@ -55,6 +56,13 @@ _COMMON = {
     "esta",
 }
 
+
+# Words in Latin letters, and those a translation writes in English without keeping any
+# English (the Japanese "rule 702.139" says "rule" beside every reference).
+_LATIN_WORD = re.compile(r"[a-z][a-z'’]{2,}")
+_NOT_KEPT = frozenset({"rule", "rules", "see", "example", "examples"})
+# At most this many kept words count as support: a clause is not surer for a long list.
+KEPT_SUPPORT = 4
 
 # A translation pair with little to compare is pulled toward this score (see similarity).
 UNINFORMED = 0.3
@@ -162,11 +170,24 @@ class Features:
             got = self._cache[key] = sum(getattr(self, name).values())
         return got  # type: ignore[return-value]
 
+    @property
+    def latin(self) -> frozenset[str]:
+        """The words in Latin letters (three or more): in a text of another alphabet, the
+        English it keeps (a keyword heading "701.22. Fateseal", a card name, "숨겨진 구역
+        (hidden zone)", "警戒／Vigilance"); in an English text, its words to look them up."""
+        if "latin" not in self._cache:
+            if self._parts:
+                value = frozenset().union(*(p.latin for p in self._parts))
+            else:
+                value = frozenset(w for w in _LATIN_WORD.findall(self.fold) if w not in _NOT_KEPT)
+            self._cache["latin"] = value
+        return self._cache["latin"]  # type: ignore[return-value]
+
     def support(self, latin: bool) -> int:
         """How many items there are to compare (marks, terms, and words where cognates are)."""
         key = "support-latin" if latin else "support"
         if key not in self._cache:
-            n = self.total("marks") + self.total("terms")
+            n = self.total("marks") + (self.total("terms") if has_termbase(self.language) else 0)
             self._cache[key] = n + (len(self.words) if latin else 0)
         return self._cache[key]  # type: ignore[return-value]
 
@@ -197,6 +218,11 @@ def tokenize(text: str, language: str) -> list[str]:
         chunk = _EN_SUFFIX.sub("", chunk).strip(_EDGE) if english else _ELISION.sub("", chunk)
         out.extend(part for part in _INFIX.split(chunk) if part.isalpha())
     return out
+
+
+@lru_cache(maxsize=64)
+def has_termbase(language: str) -> bool:
+    return shipped_termbase().column(language) is not None
 
 
 def _to_simplified(text: str) -> str:
@@ -315,9 +341,13 @@ def _translation_score(
     sym = dice(a.marks, b.marks, a.total("marks") + b.total("marks"))
     if sym is not None:
         parts.append(("symbols", sym, 2.0))
-    terms = dice(a.terms, b.terms, a.total("terms") + b.total("terms"))
-    if terms is not None:
-        parts.append(("terms", terms, 3.0))
+    # Game terms where the termbase knows both languages: a language without its column
+    # (Korean, Russian...) finds none, and an English clause full of them would look unlike
+    # its translation for a reason that says nothing.
+    if has_termbase(a.language) and has_termbase(b.language):
+        terms = dice(a.terms, b.terms, a.total("terms") + b.total("terms"))
+        if terms is not None:
+            parts.append(("terms", terms, 3.0))
     # Words count only where cognates were compared: between two languages of the Latin
     # alphabet (Korean or Russian words never look like English ones; counting them would
     # pull every such pair toward "different").
@@ -326,6 +356,16 @@ def _translation_score(
         cog = cognate_overlap(a.words, b.words)
         if cog is not None:
             parts.append(("cognates", cog, 2.0))
+    # English kept in a translation of another alphabet (keyword headings, card names, the
+    # English in brackets): found among the English clause's words, or not.
+    kept_support = 0
+    if a.writing != b.writing and "latin" in (a.writing, b.writing):
+        english, other = (a, b) if a.writing == "latin" else (b, a)
+        kept = other.latin
+        if kept:
+            found = sum(1 for w in kept if w in english.latin)
+            parts.append(("kept-english", found / len(kept), 2.0))
+            kept_support = min(len(kept), KEPT_SUPPORT)
     expected = a.length * ctx.length_ratio
     length = math.exp(-abs(math.log(b.length / expected)) * 1.5)
     weak = 0.3 if "zh" in (a.script, b.script) else 1.0
@@ -334,7 +374,7 @@ def _translation_score(
     score = sum(v * w for _, v, w in parts) / total_w
     # How much there was to compare: one shared term in two short clauses is a weak sign
     # however perfect its dice. Few items pull the score toward an uninformed 0.3.
-    support = min(a.support(latin), b.support(latin))
+    support = min(a.support(latin), b.support(latin)) + kept_support
     score = (score * support + UNINFORMED * SHRINK) / (support + SHRINK)
     return score, parts, support
 

@@ -24,22 +24,17 @@ from rapidfuzz import fuzz
 from ..sources.clauses import SEE_ALSO
 from ..store.queries import ClauseView
 from ..termbase import find_terms
-from ..text.fold import fold
 from ..text.labels import RULE_REF
 from .sequence import longest_increasing
+from .terms import pair_by_kept_terms, term_key
+
+__all__ = ["GlossaryMatch", "match_same_language", "match_translation", "term_key"]
 
 # A renamed entry (same language) keeps nearly its whole definition.
 RENAMED_DEFINITION = 85  # rapidfuzz ratio, 0-100
 # A translated entry must agree on enough evidence to be paired outside the alignment.
 TRANSLATED_MIN_SCORE = 0.5
 _SYMBOL = re.compile(r"\{[^}\s]{1,6}\}|[+-]\d+/[+-]\d+")
-_SPACES = re.compile(r"[\s_\-\u2010-\u2015]+")
-
-
-def term_key(term: str | None) -> str:
-    """A glossary term folded for matching: 'Activated Ability' = 'activated ability',
-    curly and straight quotes alike, dashes and runs of spaces alike."""
-    return _SPACES.sub(" ", fold(term or "")).strip(" .")
 
 
 @dataclass
@@ -145,6 +140,10 @@ def match_translation(
         used_tr.add(tr.id)
         out.append(GlossaryMatch(en, tr, score, evidence))
 
+    # The English term a translated heading keeps ("相棒（あいぼう）／Companion"): the entry of
+    # that term, first (an alignment by position goes wrong where the two orders differ).
+    for en, tr, kept in pair_by_kept_terms(english, translated):
+        take(en, tr, 0.95, [{"feature": "kept-term", "value": kept}])
     for en, tr, score in aligned:
         if en.id not in used_en and tr.id not in used_tr:
             take(en, tr, score, [{"feature": "alignment", "value": round(score, 3)}])
