@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from .store.sql import fetch
 from .text.fold import fold
-from .text.language import base_language, is_chinese, is_traditional_tag, same_tag
+from .text.language import base_language, is_chinese, is_traditional_tag, same_tag, writing_of
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
@@ -40,7 +40,19 @@ _CONCEPT_COLUMNS = {"concept", "id", "key", "concept_id"}
 def _match_key(form: str, language: str) -> str:
     # Chinese is matched as written, without folding: the text of a clause is searched for the
     # forms of its own script's column, and OpenCC on every clause would cost more than it buys.
-    return form if is_chinese(language) else fold(form)
+    if is_chinese(language):
+        return form
+    if writing_of(language) == "japanese":
+        # No spaces between Japanese words, but the scraped translation leaves one after each
+        # link ("コピー 効果"): matched without them.
+        return "".join(fold(form).split())
+    return fold(form)
+
+
+def _in_words(language: str) -> bool:
+    """Are a language's terms whole words? Not in Chinese or Japanese (no spaces), nor in
+    Korean, whose words carry their particles (주문을, 주문이: "spell" + object, subject)."""
+    return not is_chinese(language) and writing_of(language) not in ("japanese", "hangul")
 
 
 @dataclass
@@ -170,7 +182,7 @@ def _matcher(language: str) -> tuple[re.Pattern[str], dict[str, str]] | None:
     if not lookup:
         return None
     alternatives = "|".join(re.escape(f) for f in sorted(lookup, key=len, reverse=True))
-    if is_chinese(column):
+    if not _in_words(column):
         return re.compile(f"(?:{alternatives})"), lookup
     # Latin scripts: whole words only; the alternation is longest-first, so the regex takes
     # the longest form at each position.

@@ -179,7 +179,9 @@ class Features:
             if self._parts:
                 value = frozenset().union(*(p.latin for p in self._parts))
             else:
-                value = frozenset(w for w in _LATIN_WORD.findall(self.fold) if w not in _NOT_KEPT)
+                # (Chinese is not folded to lower case: its fold is the Simplified text.)
+                latin = _LATIN_WORD.findall(self.fold.lower())
+                value = frozenset(w for w in latin if w not in _NOT_KEPT)
             self._cache["latin"] = value
         return self._cache["latin"]  # type: ignore[return-value]
 

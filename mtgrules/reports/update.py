@@ -338,7 +338,7 @@ def update_report(
         ]
     wanted = {c.id for c in s_clauses}
     if scope.whole:
-        n_clauses = n_all
+        n_clauses = [n for n in n_all if glossary_too or n.kind != "glossary"]
     else:
         # The covered part, in N's numbering: the partners of the covered clauses of S, and
         # what N holds in the covered chapters, sections and rules (followed through the
