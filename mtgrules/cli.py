@@ -24,12 +24,12 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except MtgRulesError as exc:
-            click.echo(f"mtgrules: error: {exc}", err=True)
+            _say(f"mtgrules: error: {exc}", err=True)
             sys.exit(exc.exit_code)
         except click.UsageError as exc:
             # One line, like every other error: what was wrong and where the help is.
             command = exc.ctx.command_path if exc.ctx else "mtgrules"
-            click.echo(f"mtgrules: error: {exc.format_message()} (see: {command} --help)", err=True)
+            _say(f"mtgrules: error: {exc.format_message()} (see: {command} --help)", err=True)
             sys.exit(exc.exit_code)
         except (click.exceptions.Exit, click.ClickException, click.Abort):
             raise
@@ -37,7 +37,7 @@ class _Group(click.Group):
             click.echo("mtgrules: interrupted; the store is unchanged.", err=True)
             sys.exit(130)
         except Exception as exc:  # a traceback must never reach a user
-            click.echo(
+            _say(
                 f"mtgrules: internal error: {type(exc).__name__}: {exc} "
                 "(please report it; set MTGRULES_DEBUG=1 for the traceback)",
                 err=True,
@@ -47,6 +47,99 @@ class _Group(click.Group):
             if os.environ.get("MTGRULES_DEBUG"):
                 raise
             sys.exit(INTERNAL_ERROR_EXIT)
+
+
+def _say(text: str, *, err: bool = False, nl: bool = True) -> None:
+    """Print text meant for a person: through the terminal sanitiser (text/terminal.py), so
+    a control or bidi character in a file name, an edition name or a rule shows as an
+    escape instead of acting on the terminal. Every text line goes out through here or
+    through _styled; JSON goes out as it is (json.dumps escapes controls itself)."""
+    from .text.terminal import visible
+
+    click.echo(visible(text), err=err, nl=nl)
+
+
+def _styled(text: str) -> None:
+    """Print a renderer's text, already sanitised part by part before its own colour
+    codes were added (reports.render_report, render.render_show, search.render)."""
+    click.echo(text)
+
+
+def _visible(text: str) -> str:
+    from .text.terminal import visible
+
+    return visible(text)
+
+
+def _width() -> int:
+    from .render import output_width
+
+    return output_width()
+
+
+class TerminalProgress:
+    """The progress reporter of every long command (mtgrules.progress.Progress): one line
+    on stderr, redrawn in place, shown only on a terminal and only once the work has taken
+    more than 2 s; cleared when the work is done. Piped or redirected: silent."""
+
+    DELAY = 2.0
+
+    def __init__(self, command: str, stream=None):
+        import time
+
+        self.command = command
+        self.stream = stream or sys.stderr
+        self.start = time.monotonic()
+        self.last_draw = 0.0
+        self.label, self.total, self.count, self.item = "", None, 0, None
+        self.shown = False
+
+    @classmethod
+    def for_terminal(cls, command: str, *, quiet: bool = False):
+        """A reporter when stderr is a terminal (and ``quiet`` is false), else SILENT."""
+        from .progress import SILENT
+
+        if quiet or not sys.stderr.isatty():
+            return SILENT
+        return cls(command)
+
+    def stage(self, label: str, total: int | None = None) -> None:
+        self.label, self.total, self.count, self.item = label, total, 0, None
+        self._draw(force=True)
+
+    def advance(self, n: int = 1, item: str | None = None) -> None:
+        self.count += n
+        self.item = item
+        self._draw()
+
+    def done(self) -> None:
+        if self.shown:
+            self.stream.write("\r\x1b[2K")
+            self.stream.flush()
+            self.shown = False
+
+    def _draw(self, force: bool = False) -> None:
+        import time
+
+        from .render import output_width
+        from .text.terminal import visible
+        from .text.width import truncate
+
+        now = time.monotonic()
+        if now - self.start < self.DELAY or (not force and now - self.last_draw < 0.1):
+            return
+        self.last_draw = now
+        text = f"{self.command}: {self.label}"
+        if self.total:
+            text += f" {self.count}/{self.total} ({100 * self.count // self.total}%)"
+        elif self.count:
+            text += f" {self.count}"
+        if self.item:
+            text += f"  {visible(self.item)}"
+        text = truncate(text, output_width(self.stream) - 1)
+        self.stream.write("\r\x1b[2K" + text)
+        self.stream.flush()
+        self.shown = True
 
 
 class AppContext:
@@ -98,13 +191,13 @@ class AppContext:
         with self.session(write=False) as s:
             if not store_is_empty(s):
                 return
-        click.echo(
+        _say(
             f"The store is empty: ingesting the bundled corpus ({BUNDLED_CORPUS}) first...",
             err=True,
         )
         with self.session() as s:
             report = ingest_and_align(s, [BUNDLED_CORPUS])
-        click.echo(
+        _say(
             f"Ingested {report.editions_added} editions, {report.clauses_added} clauses "
             f"(revision {report.revision_id}); aligned {len(report.alignments.aligned)} "
             "pairs of editions.",
@@ -166,57 +259,64 @@ def ingest(app: AppContext, paths: tuple[Path, ...], as_json: bool, language: st
 
     from .align.plan import ingest_and_align
     from .ingest import BUNDLED_CORPUS
-    from .render import table, to_json
+    from .render import table, to_json, wrap
     from .sources.segment import language_tag
 
     tag = language_tag(language) if language is not None else None
     targets = list(paths) or [BUNDLED_CORPUS]
-    show_progress = sys.stderr.isatty() and not as_json
-    bars: list = []
+    progress = TerminalProgress.for_terminal("ingest", quiet=as_json)
 
     def tick(path: Path, done: int, total: int) -> None:
-        if not bars:
-            bars.append(click.progressbar(length=total, label="Ingesting", file=sys.stderr))
-            bars[0].__enter__()
-        bars[0].update(1, path.name)
+        if done <= 1:
+            progress.stage("reading files", total)
+        progress.advance(1, path.name)
+        if done == total:
+            progress.stage("aligning the new editions")
 
     try:
         with app.session() as s:
-            report = ingest_and_align(
-                s, targets, on_file=tick if show_progress else None, language=tag
-            )
+            report = ingest_and_align(s, targets, on_file=tick, language=tag)
     finally:
-        if bars:
-            bars[0].__exit__(None, None, None)
+        progress.done()
     if as_json:
         click.echo(to_json(report.as_json()))
         return
+    width = _width()
     rows = [
         (Path(f.path).name, f.format, f.status, f.editions or "", f.clauses or "")
         for f in report.files
     ]
-    click.echo(table(["file", "format", "status", "editions", "clauses"], rows))
+    _say(table(["file", "format", "status", "editions", "clauses"], rows, width))
     for f in report.files:
         if f.note:
-            click.echo(f"{Path(f.path).name}: {f.note}")
+            _say(wrap(f"{Path(f.path).name}: {f.note}", "", width))
     for skipped in report.skipped:
-        click.echo(f"skipped {skipped.path}: {skipped.reason}")
+        _say(wrap(f"skipped {skipped.path}: {skipped.reason}", "", width))
     if report.changed:
         flag_text = ", ".join(f"{k} {v}" for k, v in sorted(report.damage.items())) or "none"
-        click.echo(
-            f"\nRevision {report.revision_id}: {report.editions_added} editions, "
-            f"{report.clauses_added} clauses added; damage flagged: {flag_text}."
+        _say(
+            "\n"
+            + wrap(
+                f"Revision {report.revision_id}: {report.editions_added} editions, "
+                f"{report.clauses_added} clauses added; damage flagged: {flag_text}.",
+                "",
+                width,
+            )
         )
     else:
-        click.echo("\nNothing changed: every file is already in the store.")
+        _say("\nNothing changed: every file is already in the store.")
     run = report.alignments
     if run.aligned or run.removed:
         why = ", ".join(f"{n} {w}" for w, n in sorted(Counter(p.why for p in run.aligned).items()))
         n = len(run.aligned)
-        click.echo(
-            f"Aligned {n} pair{'s' if n != 1 else ''} of editions ({why or 'none'}) in "
-            f"{run.seconds:.1f} s; {run.kept} already aligned"
-            + (f", {run.removed} no longer needed removed." if run.removed else ".")
+        _say(
+            wrap(
+                f"Aligned {n} pair{'s' if n != 1 else ''} of editions ({why or 'none'}) in "
+                f"{run.seconds:.1f} s; {run.kept} already aligned"
+                + (f", {run.removed} no longer needed removed." if run.removed else "."),
+                "",
+                width,
+            )
         )
 
 
@@ -239,7 +339,16 @@ def editions(app: AppContext, as_json: bool, as_of: int | None) -> None:
         (e.id, e.slug, e.language, e.kind, e.date or "-", e.rules, e.clauses, ", ".join(e.sources))
         for e in infos
     ]
-    click.echo(table(["id", "edition", "lang", "kind", "date", "rules", "clauses", "source"], rows))
+    # Narrow, the language and kind go first: the edition's name says both (zh-Hans-...,
+    # ...-glossary).
+    _say(
+        table(
+            ["id", "edition", "lang", "kind", "date", "rules", "clauses", "source"],
+            rows,
+            _width(),
+            optional=("lang", "kind"),
+        )
+    )
 
 
 @cli.command()
@@ -250,7 +359,10 @@ def editions(app: AppContext, as_json: bool, as_of: int | None) -> None:
 @click.option(
     "--edition", metavar="E", help="Only this edition (id, name such as en-2026-01-16, or file)."
 )
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option(
+    "--all", "everything", is_flag=True, help="Every edition that has it, not only today's."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (every edition).")
 @_as_of_option
 @pass_app
 def show(
@@ -258,10 +370,12 @@ def show(
     rule: str,
     language: str | None,
     edition: str | None,
+    everything: bool,
     as_json: bool,
     as_of: int | None,
 ) -> None:
-    """Show a rule such as 107.3, with its subrules, in every edition that has it.
+    """Show a rule such as 107.3, with its subrules: today's English and its translations,
+    then a line counting the older editions that have it (--all shows them, newest first).
 
     A label marked * (107.3a*) was inferred by the aligner: the source has none.
     """
@@ -277,7 +391,7 @@ def show(
     if as_json:
         click.echo(to_json(result.as_json()))
         return
-    click.echo(render_show(result.as_json(), use_colour()))
+    _styled(render_show(result.as_json(), use_colour(), _width(), everything=everything))
 
 
 @cli.command()
@@ -306,7 +420,7 @@ def history(app: AppContext, as_json: bool) -> None:
         )
         for r in revisions
     ]
-    click.echo(table(["revision", "when (UTC)", "files", "editions", "clauses"], rows))
+    _say(table(["revision", "when (UTC)", "files", "editions", "clauses"], rows, _width()))
 
 
 # --- align commands ---
@@ -361,7 +475,7 @@ def align(
     --check (one line per suspicious stored link, then a summary; exit code 1 if any)
     """
     from .align.report import as_jsonable, render, run_align
-    from .render import to_json
+    from .render import fit, to_json
 
     if check:
         from .errors import QueryError
@@ -373,7 +487,10 @@ def align(
         app.ensure_data()
         with app.session(write=False) as s:
             result = check_links(s)
-        click.echo(to_json(result.as_json()) if as_json else render_check(result))
+        if as_json:
+            click.echo(to_json(result.as_json()))
+        else:
+            _say(fit(render_check(result), _width()))
         if result.found:
             sys.exit(1)
         return
@@ -388,7 +505,10 @@ def align(
             refresh=refresh,
             learn_terms=learn_terms,
         )
-        click.echo(to_json(as_jsonable(mode, result)) if as_json else render(mode, result))
+        if as_json:
+            click.echo(to_json(as_jsonable(mode, result)))
+        else:
+            _say(fit(render(mode, result), _width()))
 
 
 # --- drift, diff, trace and export commands ---
@@ -432,12 +552,18 @@ def _emit(kind: str, report, fmt: str, output: Path | None) -> None:
     from .render import use_colour
     from .reports import render_report
 
-    text = render_report(kind, report, fmt, colour=output is None and use_colour())
+    colour = output is None and use_colour()
+    text = render_report(kind, report, fmt, colour=colour, width=_width())
     if output is None:
-        click.echo(text)
+        if fmt == "text":
+            _styled(text)  # sanitised by render_report, its colour codes its own
+        else:
+            # JSON escapes controls itself; Markdown and HTML are data for another program
+            # when piped, and sanitised only when a person reads them on the terminal.
+            click.echo(text if fmt == "json" or not sys.stdout.isatty() else _visible(text))
         return
     _write_file(output, text if text.endswith("\n") else text + "\n")
-    click.echo(f"Wrote {output}", err=True)
+    _say(f"Wrote {output}", err=True)
 
 
 @cli.command()
@@ -639,7 +765,7 @@ def export_tmx(
         click.echo(text, nl=False)
     else:
         _write_file(output, text)
-        click.echo(f"Wrote {info['units']} translation units to {output}", err=True)
+        _say(f"Wrote {info['units']} translation units to {output}", err=True)
 
 
 @export.command("xliff")
@@ -695,7 +821,7 @@ def export_xliff(
     counts = report.counts()
     where = f" to {output}" if output else ""
     memo = f"; {pairs} unchanged pairs to {tmx_path}" if tmx_path else ""
-    click.echo(
+    _say(
         f"Wrote {counts['new'] + counts['changed']} units ({counts['new']} new, "
         f"{counts['changed']} to review){where}{memo}",
         err=True,
@@ -731,12 +857,15 @@ def site(app: AppContext, output: Path, force: bool) -> None:
     """
     from .site.build import build_site
 
-    progress = (lambda msg: click.echo(msg, err=True)) if sys.stderr.isatty() else None
+    progress = TerminalProgress.for_terminal("site")
     # No bundled corpus on an empty store here: a site of editions nobody chose would be a
     # surprise; build_site says what to ingest instead.
-    with app.session() as s:
-        report = build_site(s, output, force=force, progress=progress)
-    click.echo(
+    try:
+        with app.session() as s:
+            report = build_site(s, output, force=force, progress=progress)
+    finally:
+        progress.done()
+    _say(
         f"Wrote {len(report.written)} of {report.files} files to {output} "
         f"({report.unchanged} unchanged, {len(report.removed)} removed): "
         f"{report.editions} editions, {report.rule_pages} rule pages, in "
@@ -798,7 +927,7 @@ def search(
     if as_json:
         click.echo(to_json(result.as_json()))
         return
-    click.echo(render_search(result, use_colour()))
+    _styled(render_search(result, use_colour(), _width()))
 
 
 def main() -> None:

@@ -29,7 +29,7 @@ COMMANDS = list(_command_paths())
 # (arguments, expected exit code, text the one stderr line must hold)
 ERROR_CASES = [
     (["show", "banana"], 2, "not a rule label"),
-    (["show", "999.9z"], 3, "in no edition"),
+    (["show", "999.9z"], 3, "has never existed"),
     (["show", "107.3", "--lang", "de"], 3, "no de edition"),
     (["show", "107.3", "--edition", "en-1999-01-01"], 3, "no edition 'en-1999-01-01'"),
     (["editions", "--as-of", "99"], 3, "no revision 99"),

@@ -18,6 +18,7 @@ LAYERS: dict[str, int] = {
     "": 0,  # the package itself: __version__
     "errors": 0,
     "record": 0,
+    "progress": 0,
     "schemas": 1,
     "text": 1,
     "model": 2,

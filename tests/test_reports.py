@@ -181,10 +181,10 @@ def test_whole_edition_drift_chinese_2022(corpus_db: Path, slugs: dict[str, int]
             "en-2009-07-11",
             "en-2026-01-16",
             "107.3",
-            "[-as he or she pays-]{+immediately before they pay+}",
+            "⟦-as he or she pays-⟧⟦+immediately before they pay+⟧",
         ),
-        ("en-2009-07-11", "en-2026-01-16", "107.3", "{X}{+, [-X],+} or[- an-] X"),
-        ("en-2009-07-11", "en-2026-01-16", "107.3", "107.3h -> 107.3p  moved"),
+        ("en-2009-07-11", "en-2026-01-16", "107.3", "{X}⟦+, [-X],+⟧ or⟦- an-⟧ X"),
+        ("en-2009-07-11", "en-2026-01-16", "107.3", "107.3h -> 107.3p  renumbered"),
         ("en-2009-07-11", "en-2026-01-16", "107.3", "+ 107.3n  added"),
     ],
 )
@@ -295,7 +295,7 @@ def test_every_format_renders(reports: dict[str, dict], kind: str, fmt: str) -> 
     [
         (["drift", "107.3", "--format", "md"], "| `107.3p` |"),
         (["trace", "107.3p", "--format", "html"], "<!DOCTYPE html>"),
-        (["diff", "en-2019-10-04", "en-2020-09-25", "--rule", "107.3"], "107.3m -> 107.3n  moved"),
+        (["diff", "en-2019-10-04", "en-2020-09-25", "--rule", "107.3"], "107.3m -> 107.3n  renumbered"),
     ],
 )
 def test_cli_formats(corpus_db: Path, args: list[str], expect: str) -> None:
