@@ -390,7 +390,7 @@ def _changelog(data: SiteData, log: DiffReport, depth: int) -> str:
             out.append(_legend())
         out.append(table(["Old number", "New number", "Kind", "Wording"], rows, class_="changes"))
     else:
-        out.append("<p>None.</p>")
+        out.append("<p>No clause.</p>")
     return "\n".join(out)
 
 
@@ -404,12 +404,12 @@ def _change_table(
     legend: bool = False,
     note: str | None = None,
 ) -> list[str]:
-    """One section of a changelog: its heading, then a table of its clauses (or "None.")."""
+    """One section of a changelog: its heading, then a table of its clauses (or "No clause.")."""
     out = [f'<h3 id="{anchor}">{esc(title)}</h3>']
     if note:
         out.append(f"<p>{esc(note)}</p>")
     if not changes:
-        return [*out, "<p>None.</p>"]
+        return [*out, "<p>No clause.</p>"]
     if legend:
         out.append(_legend())
     return [*out, table(headers, [row(c) for c in changes], class_="changes")]
