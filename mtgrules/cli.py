@@ -853,7 +853,8 @@ def site(app: AppContext, output: Path, force: bool) -> None:
     One page per edition (its changes since the one before), one per rule of today's
     rules (each wording and when it held, where it came from, its translations), charts,
     and a search page. It works from file:// and any static host. A rebuild rewrites only
-    the pages that changed. Example: mtgrules site -o site/ && open site/index.html
+    the pages that changed; a build that was interrupted is finished by the next. Example:
+    mtgrules site -o site/ (then open site/index.html in a browser)
     """
     from .site.build import build_site
 
@@ -865,8 +866,16 @@ def site(app: AppContext, output: Path, force: bool) -> None:
             report = build_site(s, output, force=force, progress=progress)
     finally:
         progress.done()
+    if report.up_to_date:
+        _say(
+            f"{output} is up to date: the store and mtgrules are as at its last build "
+            f"({report.files} files, checked in {report.seconds.get('total', 0):.1f} s). "
+            f"Open {output / 'index.html'}"
+        )
+        return
+    resumed = " (an interrupted build, finished)" if report.resumed else ""
     _say(
-        f"Wrote {len(report.written)} of {report.files} files to {output} "
+        f"Wrote {len(report.written)} of {report.files} files to {output}{resumed} "
         f"({report.unchanged} unchanged, {len(report.removed)} removed): "
         f"{report.editions} editions, {report.rule_pages} rule pages, in "
         f"{report.seconds.get('total', 0):.1f} s. Open {output / 'index.html'}"

@@ -8,8 +8,8 @@ did not change are not rewritten (output.SiteFolder).
 
 from __future__ import annotations
 
+import hashlib
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -20,7 +20,9 @@ from sqlalchemy.orm import Session
 
 from .. import __version__
 from ..errors import NotFoundError
+from ..progress import SILENT, Progress
 from ..record import Record
+from ..store.sql import fetch
 
 if TYPE_CHECKING:
     from ..align import EditionAlignment
@@ -65,6 +67,47 @@ class SiteReport(Record):
     alignments: int
     lineage_links: int
     seconds: dict[str, float] = field(default_factory=dict)
+    # True when the store and mtgrules were as at the last complete build into the folder:
+    # nothing was computed, nothing written. resumed: the folder held an unfinished build.
+    up_to_date: bool = False
+    resumed: bool = False
+
+
+def site_fingerprint(session: Session) -> str:
+    """What a site is made of, in one hash: every alive edition (id, content), every stored
+    alignment (id, signature: the aligner's version), the newest revision, and the code of
+    mtgrules itself (its modules and the site's static files). Equal fingerprints build
+    equal sites, so a rebuild with an equal one has nothing to do."""
+    h = hashlib.sha256()
+    for row in fetch(
+        session,
+        "SELECT id, content_hash, superseded_in FROM edition ORDER BY id",
+        plain=True,
+    ):
+        h.update(repr(tuple(row)).encode())
+    for row in fetch(session, "SELECT id, signature FROM alignment ORDER BY id", plain=True):
+        h.update(repr(tuple(row)).encode())
+    for row in fetch(session, "SELECT max(id) FROM revision", plain=True):
+        h.update(repr(tuple(row)).encode())
+    h.update(_code_fingerprint().encode())
+    return h.hexdigest()
+
+
+_CODE: list[str] = []
+
+
+def _code_fingerprint() -> str:
+    """sha256 of mtgrules' own source and the site's static files (a new mtgrules, or an
+    edited checkout, may render other pages from the same store)."""
+    if not _CODE:
+        package = Path(__file__).resolve().parents[1]
+        h = hashlib.sha256(__version__.encode())
+        for path in sorted(package.rglob("*")):
+            if path.suffix in (".py", ".css", ".js") and path.is_file():
+                h.update(str(path.relative_to(package)).encode())
+                h.update(path.read_bytes())
+        _CODE.append(h.hexdigest())
+    return _CODE[0]
 
 
 def glossary_counts(session: Session) -> dict[int, int]:
@@ -81,13 +124,15 @@ def build_site(
     output: Path,
     *,
     force: bool = False,
-    progress: Callable[[str], None] | None = None,
+    progress: Progress = SILENT,
 ) -> SiteReport:
-    """Write the site of every edition in the store to ``output``."""
+    """Write the site of every edition in the store to ``output``. A rebuild of a folder
+    whose last complete build had the same fingerprint (site_fingerprint) and whose files
+    are all in place does nothing; an unfinished build in the folder is finished."""
     from ..align import align_editions
     from ..reports.diff import alignment_diff
 
-    say = progress or (lambda _msg: None)
+    start = time.perf_counter()
     clock = time.perf_counter()
     seconds: dict[str, float] = {}
 
@@ -103,6 +148,27 @@ def build_site(
             "the store holds no editions, so there is no site to build; ingest some first: "
             "mtgrules ingest [PATH] (no PATH: the bundled corpus)"
         )
+    fingerprint = site_fingerprint(session)
+    previous = SiteFolder.inspect(output, force=force)
+    if previous.meta.get("fingerprint") == fingerprint:
+        current = SiteFolder(output, previous)
+        if current.unchanged_on_disk():
+            lap("read")
+            seconds["total"] = round(time.perf_counter() - start, 3)
+            return SiteReport(
+                output=str(output),
+                editions=len(infos),
+                rule_pages=int(str(previous.meta.get("rule_pages", 0))),
+                files=len(previous.files),
+                written=[],
+                unchanged=len(previous.files),
+                removed=[],
+                bytes_written=0,
+                alignments=0,
+                lineage_links=0,
+                seconds=seconds,
+                up_to_date=True,
+            )
     folder = SiteFolder.open(output, force=force)
     plan = plan_editions(infos)
     history = History(infos, plan)
@@ -114,7 +180,8 @@ def build_site(
         plan.steps, key=lambda ab: (ab[0].language != "en", ab[0].language, ab[0].date or "")
     )
     alignments = 0
-    for n, (a, b) in enumerate(steps, 1):
+    progress.stage("comparing consecutive editions", len(steps) + len(plan.references))
+    for a, b in steps:
         ea = align_editions(session, a.id, b.id)
         alignments += 1
         lap("align")
@@ -123,8 +190,7 @@ def build_site(
         if a.language == "en":
             history.add_step(ea)
         lap("history")
-        if n % 10 == 0 or n == len(steps):
-            say(f"compared {n} of {len(steps)} pairs of consecutive editions")
+        progress.advance(item=b.slug)
     # Copies and translations beside the English they follow.
     for ref, e in plan.references:
         ea = align_editions(session, ref.id, e.id)
@@ -136,6 +202,7 @@ def build_site(
             data.coverage[e.id] = _coverage(ea)
         _keep_contents(data, ea)
         lap("history")
+        progress.advance(item=e.slug)
     for e in infos:
         if e.id not in data.changelogs and e.id not in data.contents:
             data.contents[e.id] = [
@@ -143,10 +210,10 @@ def build_site(
             ]
     history.finish()
     lap("history")
-    say("history of every rule read; writing the pages")
+    pages = history.rule_pages()
+    progress.stage("writing the pages", len(pages) + len(infos))
 
     # Rule pages, a page at a time (the members of every group are never all in memory).
-    pages = history.rule_pages()
     page_groups = history.page_groups()
     entries: list[dict] = []
     summaries: dict[str, str] = {}
@@ -170,6 +237,7 @@ def build_site(
         lap("render")
         folder.put(f"rules/{rule}.html", html)
         lap("write")
+        progress.advance(item=f"rules/{rule}.html")
         for g, t in traces:
             if not placements[g].current:
                 continue
@@ -192,6 +260,7 @@ def build_site(
         lap("render")
         folder.put(data.files[e.id], html)
         lap("write")
+        progress.advance(item=data.files[e.id])
     folder.put("index.html", index_page(data))
     folder.put("rules/index.html", rules_index_page(data, pages, summaries))
     folder.put("search.html", search_page())
@@ -205,6 +274,8 @@ def build_site(
             "version": __version__,
             "editions": len(infos),
             "newest": newest.slug if newest else None,
+            "rule_pages": len(pages),
+            "fingerprint": fingerprint,
         }
     )
     lap("render")
@@ -221,6 +292,7 @@ def build_site(
         alignments=alignments,
         lineage_links=history.lineage_links,
         seconds=seconds,
+        resumed=counts.resumed,
     )
 
 
