@@ -8,8 +8,11 @@ did not change are not rewritten (output.SiteFolder).
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -119,6 +122,21 @@ def glossary_counts(session: Session) -> dict[int, int]:
     return {eid: n for eid, n in rows}
 
 
+@contextmanager
+def _fewer_collections() -> Iterator[None]:
+    """The cyclic garbage collector run rarely while the site is built. A build holds
+    hundreds of thousands of live objects (clauses, pairs, traces) and makes little cyclic
+    garbage, so each collection walks them all for nothing: with the default thresholds
+    they took 3.3 of the 11.2 s of CPU time of a corpus build; at (50,000, 50, 100), which
+    frees the same garbage, the build takes 7.7 s."""
+    before = gc.get_threshold()
+    gc.set_threshold(50_000, 50, 100)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+
+
 def build_site(
     session: Session,
     output: Path,
@@ -129,6 +147,17 @@ def build_site(
     """Write the site of every edition in the store to ``output``. A rebuild of a folder
     whose last complete build had the same fingerprint (site_fingerprint) and whose files
     are all in place does nothing; an unfinished build in the folder is finished."""
+    with _fewer_collections():
+        return _build(session, output, force=force, progress=progress)
+
+
+def _build(
+    session: Session,
+    output: Path,
+    *,
+    force: bool = False,
+    progress: Progress = SILENT,
+) -> SiteReport:
     from ..align import align_editions
     from ..reports.diff import alignment_diff
 
