@@ -395,6 +395,43 @@ def show(
 
 
 @cli.command()
+@click.argument("editions", nargs=-1, required=True, metavar="EDITION...")
+@click.option("--json", "as_json", is_flag=True, help="Print what was removed as JSON.")
+@pass_app
+def remove(app: AppContext, editions: tuple[str, ...], as_json: bool) -> None:
+    """Remove editions from the store (ids or names, as mtgrules editions lists them).
+
+    The removal is a new revision: every command stops reading the editions, while
+    mtgrules history keeps them and --as-of an earlier revision still reads them. The
+    alignments the remaining editions need are brought up to date in the same
+    transaction. Example: mtgrules remove en-2006-10-01-glossary
+    """
+    from .remove import remove_editions
+    from .render import to_json, wrap
+
+    with app.session() as s:
+        report = remove_editions(s, list(editions))
+    if as_json:
+        click.echo(to_json(report.as_json()))
+        return
+    names = ", ".join(str(e["slug"]) for e in report.removed)
+    n = len(report.removed)
+    aligned = report.alignments.get("aligned") or []
+    realigned = (
+        f"; aligned {len(aligned)} new pair{'s' if len(aligned) != 1 else ''}" if aligned else ""
+    )
+    _say(
+        wrap(
+            f"Revision {report.revision_id}: removed {n} edition{'s' if n != 1 else ''} "
+            f"({names}){realigned}. The store as it was before: mtgrules editions --as-of "
+            f"{report.revision_id - 1}",
+            "",
+            _width(),
+        )
+    )
+
+
+@cli.command()
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @pass_app
 def history(app: AppContext, as_json: bool) -> None:
@@ -417,10 +454,14 @@ def history(app: AppContext, as_json: bool) -> None:
             r.summary.get("files_changed", 0),
             r.summary.get("editions_added", 0),
             r.summary.get("clauses_added", 0),
+            ", ".join(r.summary.get("removed", [])) or "-",
         )
         for r in revisions
     ]
-    _say(table(["revision", "when (UTC)", "files", "editions", "clauses"], rows, _width()))
+    headers = ["revision", "when (UTC)", "files", "editions", "clauses", "removed"]
+    if not any(r.summary.get("removed") for r in revisions):
+        headers, rows = headers[:-1], [row[:-1] for row in rows]
+    _say(table(headers, rows, _width()))
 
 
 # --- align commands ---

@@ -236,7 +236,7 @@ def _shown_edition(ed: dict[str, Any], colour: bool, width: int) -> list[str]:
     if ed["source"] != ed["slug"]:
         out += wrap_lines(f"from {ed['source']}", width, "  ")
     for c in ed["clauses"]:
-        label = c["label"] or ("?" if c["kind"] == "rule" else "")
+        label = c["label"] or ("(unnumbered)" if c["kind"] == "rule" else "")
         if c["label"] and c["label_inferred"]:
             label += "*"
         tag = "" if c["kind"] == "rule" else f"({c['kind']}) "
