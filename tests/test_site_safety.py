@@ -170,8 +170,9 @@ def test_killed_builds_are_resumed(store_copy: Path, tmp_path: Path) -> None:
     for name in removed:  # a rebuild ending before the kill is tried again after the next
         assert run_cli("remove", name, db=db).returncode == 0
         index = site / "index.html"
+        before = _mtime(index)
         proc = _start_site(db, site)
-        if _kill_when(proc, lambda i=index, t=_mtime(index): _mtime(i) != t):
+        if _kill_when(proc, lambda i=index, t=before: _mtime(i) != t):
             break
         assert proc.returncode == 0
     else:
