@@ -185,3 +185,39 @@ def test_killed_builds_are_resumed(store_copy: Path, tmp_path: Path) -> None:
     assert not (site / "editions" / f"{name}.html").exists()
     files = json.loads((site / MANIFEST).read_text(encoding="utf-8"))["files"]
     assert all((site / f).is_file() for f in files)
+
+
+# --- the coverage chart --------------------------------------------------------------------
+
+
+def test_coverage_is_measured_against_todays_english(corpus_site, corpus_db) -> None:
+    """The index's chart gives each translation's coverage of the newest English (the bar)
+    and of its own English (the second figure). Followed through the English editions, the
+    rules zh-Hans-2022-06-10 lacks of en-2026-01-16 agree with drift's direct alignment of
+    the two within 1%."""
+    import re
+
+    _, site = corpus_site
+    index = (site / "index.html").read_text(encoding="utf-8")
+    desc = re.search(r'<desc id="coverage-desc">(.*?)</desc>', index).group(1)
+    figures = dict(re.findall(r"(zh-Hans-\d{4}-\d\d-\d\d): ([\d.]+)% of en-2026-01-16", desc))
+    assert float(figures["zh-Hans-2026-01-16"]) == 100.0
+    assert float(figures["zh-Hans-2022-06-10"]) < float(figures["zh-Hans-2025-11-14"]) < 100.0
+    assert "(100.0% of its own English, en-2022-06-10)" in desc
+    page = (site / "editions" / "zh-Hans-2022-06-10.html").read_text(encoding="utf-8")
+    covered, total = re.search(
+        r"It has a clause for ([\d,]+) of the ([\d,]+) rules and subrules of en-2026-01-16", page
+    ).groups()
+    lacks = int(total.replace(",", "")) - int(covered.replace(",", ""))
+    drift = run_cli(
+        "drift",
+        "--edition",
+        "zh-Hans-2022-06-10",
+        "--reference",
+        "en-2026-01-16",
+        "--format",
+        "json",
+        db=corpus_db,
+    )
+    direct = len(json.loads(drift.stdout)["missing_rules"])
+    assert abs(lacks - direct) <= direct / 100, (lacks, direct)

@@ -8,11 +8,8 @@ did not change are not rewritten (output.SiteFolder).
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -30,10 +27,10 @@ from ..store.sql import fetch
 if TYPE_CHECKING:
     from ..align import EditionAlignment
 from ..store.models import Clause
-from ..store.queries import edition_clauses, list_editions
+from ..store.queries import ClauseView, EditionInfo, edition_clauses, list_editions
 from ..text.labels import rule_of
 from ..text.language import is_english
-from .history import History, Placement, plan_editions
+from .history import History, Placement, Plan, plan_editions
 from .output import SiteFolder
 from .pages import (
     SEARCH_DATA,
@@ -122,21 +119,6 @@ def glossary_counts(session: Session) -> dict[int, int]:
     return {eid: n for eid, n in rows}
 
 
-@contextmanager
-def _fewer_collections() -> Iterator[None]:
-    """The cyclic garbage collector run rarely while the site is built. A build holds
-    hundreds of thousands of live objects (clauses, pairs, traces) and makes little cyclic
-    garbage, so each collection walks them all for nothing: with the default thresholds
-    they took 3.3 of the 11.2 s of CPU time of a corpus build; at (50,000, 50, 100), which
-    frees the same garbage, the build takes 7.7 s."""
-    before = gc.get_threshold()
-    gc.set_threshold(50_000, 50, 100)
-    try:
-        yield
-    finally:
-        gc.set_threshold(*before)
-
-
 def build_site(
     session: Session,
     output: Path,
@@ -147,7 +129,11 @@ def build_site(
     """Write the site of every edition in the store to ``output``. A rebuild of a folder
     whose last complete build had the same fingerprint (site_fingerprint) and whose files
     are all in place does nothing; an unfinished build in the folder is finished."""
-    with _fewer_collections():
+    from ..align.plan import paused_gc
+
+    # No cyclic collection while the build holds its hundreds of thousands of objects:
+    # measured on the corpus, collections took 3.3 of the 11.2 s of a build's CPU time.
+    with paused_gc():
         return _build(session, output, force=force, progress=progress)
 
 
@@ -209,6 +195,11 @@ def _build(
         plan.steps, key=lambda ab: (ab[0].language != "en", ab[0].language, ab[0].date or "")
     )
     alignments = 0
+    # Each English step as "clause of a -> its clause in b", to follow a translation's
+    # English to the newest English (coverage against today's rules).
+    forward: dict[int, dict[int, int]] = {}
+    newest_rules: list[ClauseView] = []
+    copy_of: dict[int, EditionInfo] = {}  # English copy -> the official edition it follows
     progress.stage("comparing consecutive editions", len(steps) + len(plan.references))
     for a, b in steps:
         ea = align_editions(session, a.id, b.id)
@@ -218,6 +209,11 @@ def _build(
         _keep_contents(data, ea)
         if a.language == "en":
             history.add_step(ea)
+            forward[a.id] = {
+                p.a.id: p.b.id for p in ea.pairs if p.a is not None and p.b is not None
+            }
+            if plan.newest is not None and b.id == plan.newest.id:
+                newest_rules = [p.b for p in ea.pairs if p.b is not None and p.b.kind == "rule"]
         lap("history")
         progress.advance(item=b.slug)
     # Copies and translations beside the English they follow.
@@ -226,9 +222,20 @@ def _build(
         alignments += 1
         lap("align")
         history.add_reference(ea, copy=is_english(e.language))
+        if is_english(e.language):
+            # An English copy (a bilingual page's English): its clauses as the official
+            # edition's, for the translations that follow the copy.
+            forward[e.id] = {
+                p.b.id: p.a.id for p in ea.pairs if p.a is not None and p.b is not None
+            }
+            copy_of[e.id] = ref
         data.references[e.id] = ref
         if not is_english(e.language):
             data.coverage[e.id] = _coverage(ea)
+            if plan.newest is not None:
+                data.coverage_newest[e.id] = _coverage_of_newest(
+                    ea, data.coverage[e.id], plan, forward, copy_of, newest_rules
+                )
         _keep_contents(data, ea)
         lap("history")
         progress.advance(item=e.slug)
@@ -338,6 +345,63 @@ def _keep_contents(data: SiteData, ea: EditionAlignment) -> None:
             data.contents[info.id] = sorted(clauses.values(), key=lambda c: c.position)
 
 
+def _page_scope(ea: EditionAlignment) -> set[str]:
+    """The rules a page quoting a few rules (ea.b) has clauses of."""
+    return {
+        rule_of(p.b.label or p.b.parent or "")
+        for p in ea.pairs
+        if p.b is not None and (p.b.label or p.b.parent)
+    } - {""}
+
+
+def _coverage_of_newest(
+    ea: EditionAlignment,
+    own: Coverage,
+    plan: Plan,
+    forward: dict[int, dict[int, int]],
+    copy_of: dict[int, EditionInfo],
+    newest_rules: list[ClauseView],
+) -> Coverage:
+    """How much of the newest English a translation has: the English clauses it has a
+    clause for (own), followed step by step through the English editions to the newest;
+    every rule of the newest English that none of them became is one it lacks (new since
+    its English, or dropped by the translation). A translation that follows an English copy
+    (the English of its bilingual page) goes through the official edition of that copy."""
+    newest = plan.newest
+    assert newest is not None
+    if own.reference.id == newest.id:
+        return own
+    has = {p.a.id for p in ea.pairs if p.a is not None and p.b is not None}
+    here = own.reference
+    if here.id in copy_of:  # a copy: through the official edition it follows
+        step = forward[here.id]
+        has = {step[i] for i in has if i in step}
+        here = copy_of[here.id]
+    while here.id != newest.id:
+        step = forward.get(here.id)
+        nxt = plan.next.get(here.id)
+        if step is None or nxt is None:
+            has = set()  # not on the official English line: nothing to follow
+            break
+        has = {step[i] for i in has if i in step}
+        here = nxt
+    rules = newest_rules
+    scope = own.scope
+    own_clauses = sum(1 for p in ea.pairs if p.b is not None)
+    if scope is None and own_clauses * FRAGMENT_SHARE <= len(rules):
+        scope = _page_scope(ea)  # a page (beside an English copy) quoting a few rules
+    if scope is not None:
+        rules = [c for c in rules if rule_of(c.label or "") in scope]
+    return Coverage(
+        reference=newest,
+        covered=sum(1 for c in rules if c.id in has),
+        total=len(rules),
+        scope=scope,
+        missing=[c for c in rules if c.id not in has],
+        renumbered=[],
+    )
+
+
 def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
@@ -351,11 +415,7 @@ def _coverage(ea: EditionAlignment) -> Coverage:
     english = {p.a.id: p.a for p in ea.pairs if p.a is not None and p.a.kind == "rule"}
     scope: set[str] | None = None
     if own * FRAGMENT_SHARE <= len(english):
-        scope = {
-            rule_of(p.b.label or p.b.parent or "")
-            for p in ea.pairs
-            if p.b is not None and (p.b.label or p.b.parent)
-        } - {""}
+        scope = _page_scope(ea)
         english = {k: c for k, c in english.items() if rule_of(c.label or "") in scope}
     has = {p.a.id for p in ea.pairs if p.a is not None and p.b is not None}
     renumbered = [
