@@ -243,8 +243,21 @@ def _as_of_option(f):
     help="The language of the rules in these files (BCP 47: de, pt-BR, zh-Hant...), "
     "instead of detecting it.",
 )
+@click.option(
+    "--archive",
+    "whole_archive",
+    is_flag=True,
+    help="Also ingest the English archive packed inside mtgrules: all 110 editions, "
+    "2003-2026 (the whole history, for historians).",
+)
 @pass_app
-def ingest(app: AppContext, paths: tuple[Path, ...], as_json: bool, language: str | None) -> None:
+def ingest(
+    app: AppContext,
+    paths: tuple[Path, ...],
+    as_json: bool,
+    language: str | None,
+    whole_archive: bool,
+) -> None:
     """Parse rules files or folders (default: the bundled corpus/) into the store.
 
     Plain text, PDF (with a text layer), DOCX, Word .doc, RTF, HTML, Markdown and wiki
@@ -253,29 +266,42 @@ def ingest(app: AppContext, paths: tuple[Path, ...], as_json: bool, language: st
     revision, written in one transaction with the alignments its new editions need (each
     translation with its English source, each English edition with the one before it): on
     any error the store is left as it was. Unchanged files are skipped, and pairs already
-    aligned are not aligned again.
+    aligned are not aligned again. A translation whose English the store lacks gets it from
+    the English archive packed inside mtgrules, and the summary says so.
     """
     from collections import Counter
 
     from .align.plan import ingest_and_align
     from .ingest import BUNDLED_CORPUS
     from .render import table, to_json, wrap
-    from .sources.segment import language_tag
+    from .text.language import language_tag
 
     tag = language_tag(language) if language is not None else None
-    targets = list(paths) or [BUNDLED_CORPUS]
+    targets = list(paths) or ([] if whole_archive else [BUNDLED_CORPUS])
+    # One reporter for the whole ingest (mtgrules.progress): the files, then the pairs of
+    # editions aligned; shown only on a terminal, once the work has taken 2 s.
     progress = TerminalProgress.for_terminal("ingest", quiet=as_json)
 
     def tick(path: Path, done: int, total: int) -> None:
         if done <= 1:
             progress.stage("reading files", total)
         progress.advance(1, path.name)
-        if done == total:
-            progress.stage("aligning the new editions")
+
+    def tick_pair(planned, done: int, total: int) -> None:
+        if done <= 1:
+            progress.stage("aligning pairs of editions", total)
+        progress.advance(1, f"{planned.a.slug} {planned.b.slug}")
 
     try:
         with app.session() as s:
-            report = ingest_and_align(s, targets, on_file=tick, language=tag)
+            report = ingest_and_align(
+                s,
+                targets,
+                on_file=tick,
+                on_pair=tick_pair,
+                language=tag,
+                whole_archive=whole_archive,
+            )
     finally:
         progress.done()
     if as_json:

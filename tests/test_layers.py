@@ -1,12 +1,18 @@
 """Imports go only downward: each layer of mtgrules imports only the layers below it.
 
 Every import counts, the lazy ones inside functions too: a lazy import is still a
-dependency. Within one package (align importing align) anything goes.
+dependency. Between packages, LAYERS gives the order. Inside a package, the packages of
+INNER_LAYERS have a table of their own (ALIGN_LAYERS for the aligner, SOURCES_STEPS for
+intake, a pipeline: read -> detect -> extract -> decode -> segment -> parse): a module
+imports only modules of a strictly lower rank, and a topological sort proves there is no
+circle.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
+import graphlib
 from pathlib import Path
 
 import pytest
@@ -24,6 +30,7 @@ LAYERS: dict[str, int] = {
     "model": 2,
     "render": 2,
     "sources": 3,
+    "archive": 3,
     "store": 3,
     "ingest": 4,
     "termbase": 4,
@@ -35,6 +42,69 @@ LAYERS: dict[str, int] = {
     "api": 8,
     "cli": 9,
 }
+
+
+# The aligner's own layers, lowest first: each of its modules imports only modules of a
+# lower rank (of align/; the other packages go by LAYERS). The gaps leave room for new
+# modules in each layer.
+ALIGN_LAYERS: dict[str, int] = {
+    # data types: the results of the aligner
+    "model": 0,
+    # scoring: what two clauses have in common, and whether labels count
+    "features": 10,
+    "numbering": 10,
+    # the sequence DP: monotonic steps, then anchors, backbone, gaps and moves
+    "dp": 20,
+    "sequence": 21,
+    # pairings: whole editions, glossaries, the judging of older text, then what builds on them
+    "edition": 30,
+    "glossary": 30,
+    "lineage": 30,
+    "ancestry": 31,
+    "rule": 31,
+    "dating": 32,
+    # storage: stored links (links.py is the plain-SQL read side search uses), alignments
+    # read back or computed (storage.py), labels inferred from them
+    "links": 40,
+    "storage": 41,
+    "inferred": 42,
+    # planning and the commands' entry points
+    "reference": 50,
+    "check": 50,
+    "evaluate": 50,
+    "learning": 50,
+    "plan": 51,
+    "report": 51,
+    "__init__": 60,
+}
+
+
+# Intake's modules, in the order data flows through them. A step imports only the
+# vocabulary and the steps or helpers ranked below it, never a later step.
+SOURCES_STEPS: dict[str, int] = {
+    # the words every step shares, and helpers that import no other module of sources
+    "formats": 0,  # format names, size limits, Extracted
+    "zipped": 0,  # zip sizes checked before unpacking (detect and the DOCX extractor)
+    "damage": 0,  # scraping damage flags (parse)
+    "dates": 0,  # dates written in the text (parse)
+    "read": 10,  # 1. read: bytes, bounded
+    "detect": 20,  # 2. detect: which container (magic bytes)
+    "pdf": 30,  # 3. extract: one module per container...
+    "office": 30,
+    "rtf": 30,
+    "extract": 31,  # ...and the step that picks one
+    "decode": 40,  # 4. decode: text files' bytes to characters
+    "markup": 50,  # 5. segment: markup dialects...
+    "segment": 51,  # ...and the step: parse lines mapped to the page
+    "clauses": 60,  # 6. parse: pieces every layout shares...
+    "official": 61,  # ...the layouts...
+    "scraped": 61,
+    "parse": 62,  # ...and the step: editions, languages, "is this the rules?"
+    "pipeline": 70,  # runs the six steps in order; the only module that sees them all
+    "__init__": 80,
+}
+# Packages with a layer table of their own.
+INNER_LAYERS: dict[str, dict[str, int]] = {"align": ALIGN_LAYERS, "sources": SOURCES_STEPS}
 
 
 def _layer_of(module: str) -> str:
@@ -106,3 +176,90 @@ def test_the_checker_finds_an_upward_import(tmp_path: Path, where: str, source: 
     fake.parent.mkdir(parents=True)
     fake.write_text(source, encoding="utf-8")
     assert upward_imports(fake, tmp_path)
+
+
+ALIGN = PACKAGE / "align"
+
+
+def _inner_module(name: str, folder: Path) -> str | None:
+    """'mtgrules.align.edition' (or a name inside it) -> 'edition' for folder align/; the
+    package itself -> '__init__'; a module of another package -> None."""
+    parts = name.split(".")
+    if parts[:2] != ["mtgrules", folder.name]:
+        return None
+    if len(parts) == 2:
+        return "__init__"
+    return parts[2] if (folder / f"{parts[2]}.py").exists() else "__init__"
+
+
+@functools.cache  # parsed once per package, not once per parametrized test
+def package_graph(folder: Path) -> dict[str, set[str]]:
+    """Module -> the modules of the same package it imports (lazy imports included)."""
+    out: dict[str, set[str]] = {}
+    for path in sorted(folder.glob("*.py")):
+        me = path.stem
+        deps = {_inner_module(t, folder) for _, t in _imports(path, folder.parents[1])}
+        out[me] = {d for d in deps if d and d != me}
+    return out
+
+
+def align_graph(root: Path = ALIGN) -> dict[str, set[str]]:
+    return package_graph(root)
+
+
+INNER_MODULES = [
+    (package, module)
+    for package in sorted(INNER_LAYERS)
+    for module in sorted(package_graph(PACKAGE / package))
+]
+
+
+@pytest.mark.parametrize("package", sorted(INNER_LAYERS))
+def test_every_module_has_a_rank_in_its_package(package: str) -> None:
+    modules = set(package_graph(PACKAGE / package))
+    table = INNER_LAYERS[package]
+    assert modules - set(table) == set(), f"give these modules a rank in {package}'s table"
+    assert set(table) - modules == set(), f"{package}'s table names modules that do not exist"
+
+
+@pytest.mark.parametrize(("package", "module"), INNER_MODULES, ids="/".join)
+def test_imports_inside_a_package_go_downward(package: str, module: str) -> None:
+    graph, table = package_graph(PACKAGE / package), INNER_LAYERS[package]
+    rank = table[module]
+    upward = sorted(d for d in graph[module] if table.get(d, 99) >= rank)
+    assert not upward, f"{package}/{module}.py imports its own layer or above: {upward}"
+
+
+@pytest.mark.parametrize("package", sorted(INNER_LAYERS))
+def test_no_import_cycle_inside_the_package(package: str) -> None:
+    # A topological order exists exactly when no module reaches back to itself.
+    graph = package_graph(PACKAGE / package)
+    order = list(graphlib.TopologicalSorter(graph).static_order())
+    assert sorted(order) == sorted(graph)
+
+
+def test_the_checker_finds_a_cycle_inside_align(tmp_path: Path) -> None:
+    fake = tmp_path / "mtgrules" / "align"
+    fake.mkdir(parents=True)
+    (fake / "edition.py").write_text("from .storage import save\n", encoding="utf-8")
+    (fake / "storage.py").write_text("def f():\n    from .edition import x\n", encoding="utf-8")
+    graph = align_graph(fake)
+    assert graph == {"edition": {"storage"}, "storage": {"edition"}}
+    with pytest.raises(graphlib.CycleError):
+        list(graphlib.TopologicalSorter(graph).static_order())
+
+
+def test_the_checker_finds_a_circle_of_steps_inside_sources(tmp_path: Path) -> None:
+    # decode (step 4) reaching back to detect is allowed; detect reaching forward to
+    # segment is not, and closes a circle through segment's import of decode.
+    fake = tmp_path / "mtgrules" / "sources"
+    fake.mkdir(parents=True)
+    (fake / "decode.py").write_text("def f():\n    from .detect import x\n", encoding="utf-8")
+    (fake / "detect.py").write_text("from .segment import y\n", encoding="utf-8")
+    (fake / "segment.py").write_text("from mtgrules.sources.decode import f\n", encoding="utf-8")
+    graph = package_graph(fake)
+    assert graph == {"decode": {"detect"}, "detect": {"segment"}, "segment": {"decode"}}
+    upward = {m for m, deps in graph.items() for d in deps if SOURCES_STEPS[d] >= SOURCES_STEPS[m]}
+    assert upward == {"detect"}
+    with pytest.raises(graphlib.CycleError):
+        list(graphlib.TopologicalSorter(graph).static_order())

@@ -14,13 +14,12 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .edition import align_editions
     from .model import EditionAlignment, Group, Member, Pair, RuleAlignment
-    from .rule import align_rule
+    from .storage import align_editions, align_rule
 
 _HOME = {
-    "align_editions": ".edition",
-    "align_rule": ".rule",
+    "align_editions": ".storage",
+    "align_rule": ".storage",
     "EditionAlignment": ".model",
     "Group": ".model",
     "Member": ".model",

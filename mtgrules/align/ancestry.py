@@ -5,7 +5,7 @@ the edition A before it) may still have come from A: from a rule the aligner lef
 (an old number that was split or rewritten), or from a sentence of a glossary entry (before
 July 2009 the entry "X" held the rule that became 107.3f). lineage.py answers this for one
 rule against every older edition; this module answers it for a whole pair of consecutive
-editions at once, with lineage's scores and thresholds, so that the history of every rule
+editions at once, with lineage's verdict (lineage.Judge), so that the history of every rule
 costs one pass per edition step instead of one pass per rule.
 
 Older wordings of a glossary sentence are found as lineage.py finds them: the sentences of
@@ -22,18 +22,7 @@ from dataclasses import dataclass, field
 from rapidfuzz import fuzz
 
 from ..store.queries import ClauseView
-from ..text.labels import rule_of
-from .lineage import (
-    MIN_SCORE,
-    MIN_SHARED,
-    MIN_TOKENS,
-    NEAR_BEST,
-    WHOLE_ENTRY,
-    WeightedOverlap,
-    place_among,
-    sentences,
-    tokens,
-)
+from .lineage import MIN_SHARED, Judge, WeightedOverlap, sentences, tokens
 
 # An older wording of a glossary sentence is the sentence of the older entry most like it,
 # when at least this alike (character similarity, rapidfuzz's ratio / 100).
@@ -93,63 +82,7 @@ def step_ancestors(
     base = [c for c in newer if c.kind == "rule" and c.label]
     model = WeightedOverlap([tokens(c.norm) for c in base])
     position = {c.id: k for k, c in enumerate(base)}
-    target_idx = [position[c.id] for c in targets]
-    by_rule: dict[str, list[int]] = {}
-    for k in target_idx:
-        by_rule.setdefault(rule_of(base[k].label or ""), []).append(k)
-    whole = _Postings(model)
-    # The new clauses' weights by token: a unit is scored against all of them in one pass
-    # over its own tokens (2009-07-11 has 400 new clauses; most units share a few words).
-    postings: dict[str, list[tuple[int, float]]] = {}
-    for k in target_idx:
-        for t, w in model.vectors[k].items():
-            postings.setdefault(t, []).append((k, w))
-
-    def near(v: dict[str, float]) -> tuple[float, int]:
-        acc: dict[int, float] = {}
-        for t, x in v.items():
-            for k, w in postings.get(t, ()):
-                acc[k] = acc.get(k, 0.0) + x * w
-        if not acc:
-            return 0.0, -1
-        k = max(acc, key=acc.__getitem__)
-        return acc[k], k
-
-    verdicts: dict[str, tuple[int, float, str | None] | None] = {}
-
-    def judge(text: str) -> tuple[int, float, str | None] | None:
-        if text in verdicts:
-            return verdicts[text]
-        verdicts[text] = None
-        counts = tokens(text)
-        if len(counts) < MIN_TOKENS:
-            return None
-        v = model.weigh(counts)
-        near_value, nearest = near(v)
-        if near_value < MIN_SCORE:
-            return None
-        best, best_value = whole.best(v)
-        if near_value < NEAR_BEST * best_value:
-            return None
-        # Among the subrules of the nearest new clause's rule (lineage.place_among).
-        placed = place_among(
-            model, v, counts, text, base, by_rule[rule_of(base[nearest].label or "")]
-        )
-        if placed is None:
-            return None
-        k, value = placed
-        verdicts[text] = (k, value, base[best].label)
-        return verdicts[text]
-
-    def about(entry: str) -> bool:
-        return near(model.weigh(tokens(entry)))[0] >= WHOLE_ENTRY
-
-    about_cache: dict[str, bool] = {}
-
-    def about_once(entry: str) -> bool:
-        if entry not in about_cache:
-            about_cache[entry] = about(entry)
-        return about_cache[entry]
+    judge = Judge(model, base, [position[c.id] for c in targets])
 
     out: list[Ancestor] = []
 
@@ -184,7 +117,7 @@ def step_ancestors(
     for c in rules:
         take(Version(older_edition, c.id, c.kind, c.label, c.term, c.norm), None, c.norm)
     for c in entries:
-        if not about_once(c.norm):
+        if not judge.about(c.norm):
             continue
         found = False
         version = Version(older_edition, c.id, c.kind, c.label, c.term, c.norm)
@@ -193,7 +126,7 @@ def step_ancestors(
         if not found or earlier is None:
             continue
         for old in earlier(c.id):
-            if about_once(old.text):
+            if judge.about(old.text):
                 for i, text in enumerate(sentences(old.text)):
                     take(old, i, text)
     return out
@@ -209,36 +142,6 @@ class Version:
     label: str | None
     term: str | None
     text: str
-
-
-class _Postings:
-    """WeightedOverlap.best with numpy: the best clause of a whole edition for a unit, one
-    vector operation per token of the unit (a unit's common words have postings in a third
-    of the edition; adding them up one by one in Python was most of a site build)."""
-
-    def __init__(self, model: WeightedOverlap):
-        import numpy as np
-
-        self.np = np
-        self.size = len(model.vectors)
-        lists: dict[str, tuple[list[int], list[float]]] = {}
-        for k, vec in enumerate(model.vectors):
-            for t, w in vec.items():
-                ks, ws = lists.setdefault(t, ([], []))
-                ks.append(k)
-                ws.append(w)
-        self.postings = {
-            t: (np.array(ks, dtype=np.int64), np.array(ws)) for t, (ks, ws) in lists.items()
-        }
-
-    def best(self, v: dict[str, float]) -> tuple[int, float]:
-        acc = self.np.zeros(self.size)
-        for t, x in v.items():
-            p = self.postings.get(t)
-            if p is not None:
-                acc[p[0]] += x * p[1]  # a clause appears once per token: no repeated index
-        k = int(acc.argmax())
-        return k, float(acc[k])
 
 
 def closest_sentence(text: str, entry: str) -> tuple[int, str, float] | None:

@@ -1,4 +1,5 @@
-"""Whole-edition alignment (two editions, any languages), stored so others read it back."""
+"""Whole-edition alignment (two editions, any languages): every clause of one paired with
+another's. Computed here; storage.py stores it and reads it back (align_editions)."""
 
 from __future__ import annotations
 
@@ -16,9 +17,8 @@ from ..text.labels import rule_of
 from .dp import Step
 from .features import Features, featurize
 from .model import EditionAlignment, Pair
-from .reference import labels_count
+from .numbering import labels_count
 from .sequence import Item, Settings, align_items, order_steps
-from .storage import load_edition_alignment, save_edition_alignment
 
 # Noise (credits, addresses) is not rule text; aligning it would only add false links.
 ALIGNED_KINDS = ("rule", "example", "heading", "glossary", "commentary")
@@ -175,21 +175,4 @@ def compute_edition_alignment(
     steps = order_steps(steps)
     result = EditionAlignment(info_a, info_b, steps_to_pairs(steps, a, b))
     result.stats = {"clauses_a": len(a), "clauses_b": len(b), **result.counts()}
-    return result
-
-
-def align_editions(
-    session: Session, a: int, b: int, *, refresh: bool = False, store: bool = True
-) -> EditionAlignment:
-    """Align every clause of edition ``a`` with edition ``b`` (ids). Reads the stored result
-    when one with the current signature exists; computes and stores it otherwise."""
-    info_a = edition_info(session, a)
-    info_b = edition_info(session, b)
-    if not refresh:
-        stored = load_edition_alignment(session, info_a, info_b)
-        if stored is not None:
-            return stored
-    result = compute_edition_alignment(session, info_a, info_b)
-    if store:
-        save_edition_alignment(session, result)
     return result

@@ -177,7 +177,7 @@ def edition_gold(
 
 
 def score_editions(session: Session, a: int, b: int, sample: Path | None = None) -> Score:
-    from .edition import align_editions
+    from .storage import align_editions
 
     return _score_pairs(align_editions(session, a, b), edition_gold(session, a, b, sample))
 
@@ -191,7 +191,7 @@ def label_gold(session: Session, a: int, b: int) -> set[tuple[int, int]]:
 
 
 def score_translation(session: Session, a: int, b: int) -> Score:
-    from .edition import align_editions
+    from .storage import align_editions
 
     return _score_pairs(align_editions(session, a, b), label_gold(session, a, b))
 

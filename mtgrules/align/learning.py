@@ -62,7 +62,8 @@ def learn_terms(
     store: bool = True,
 ) -> list[LearnedTerm]:
     """Term proposals from the aligned rule clauses of an English edition and a translation."""
-    from .edition import align_editions, edition_info
+    from .edition import edition_info
+    from .storage import align_editions
 
     info = edition_info(session, translation)
     result = align_editions(session, english, translation)

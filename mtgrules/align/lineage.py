@@ -21,8 +21,9 @@ from sqlalchemy.orm import Session
 
 from ..store.queries import edition_clauses, list_editions
 from ..text.fold import fold
+from ..text.labels import rule_of
 from ..text.language import is_english
-from .model import Member
+from .model import Linked, Member
 
 # Text is folded to lower case first; "[x]" (a placeholder in a template) is not "x".
 _TOKEN = re.compile(r"\{[^}]+\}|\[[-+]?[0-9xyz]+\]|[a-z]{3,}|\b[xyz0-9]\b")
@@ -177,10 +178,114 @@ def place_among(
     return k, value
 
 
+class Postings:
+    """WeightedOverlap.best with numpy: the best clause of a whole edition for a unit, one
+    vector operation per token of the unit (a unit's common words have postings in a third
+    of the edition; adding them up one by one in Python was most of a site build)."""
+
+    def __init__(self, model: WeightedOverlap):
+        import numpy as np
+
+        self.np = np
+        self.size = len(model.vectors)
+        lists: dict[str, tuple[list[int], list[float]]] = {}
+        for k, vec in enumerate(model.vectors):
+            for t, w in vec.items():
+                ks, ws = lists.setdefault(t, ([], []))
+                ks.append(k)
+                ws.append(w)
+        self.postings = {
+            t: (np.array(ks, dtype=np.int64), np.array(ws)) for t, (ks, ws) in lists.items()
+        }
+
+    def best(self, v: dict[str, float]) -> tuple[int, float]:
+        acc = self.np.zeros(self.size)
+        for t, x in v.items():
+            p = self.postings.get(t)
+            if p is not None:
+                acc[p[0]] += x * p[1]  # a clause appears once per token: no repeated index
+        k = int(acc.argmax())
+        return k, float(acc[k])
+
+
+Verdict = tuple[int, float, str | None]  # (index in base, score, best label in the edition)
+
+
+class Judge:
+    """Is a unit of older text (a rule, a sentence of a glossary entry) the ancestor of one
+    of the ``targets`` (indexes of ``base``, the rule clauses of one edition), and of which?
+
+    The one verdict shared by lineage (one rule against every older edition) and ancestry
+    (every clause new in an edition against the edition before it). A unit is an ancestor
+    when it has a few distinct words, its best target scores at least MIN_SCORE and nearly as
+    well as its best clause in the whole edition (NEAR_BEST), and it shares MIN_SHARED words
+    with the subrule it is placed on among the subrules of that target's rule (place_among).
+    Each distinct text is judged once: older editions repeat each other's wording."""
+
+    def __init__(self, model: WeightedOverlap, base: list, targets: list[int]):
+        self.model = model
+        self.base = base
+        self.whole = Postings(model)
+        # The targets' weights by token: a unit is scored against all of them in one pass
+        # over its own tokens (2009-07-11 has 400 new clauses; most units share a few words).
+        self.postings: dict[str, list[tuple[int, float]]] = {}
+        for k in targets:
+            for t, w in model.vectors[k].items():
+                self.postings.setdefault(t, []).append((k, w))
+        self.by_rule: dict[str, list[int]] = {}
+        for k in targets:
+            self.by_rule.setdefault(rule_of(base[k].label or ""), []).append(k)
+        self._verdicts: dict[str, Verdict | None] = {}
+        self._about: dict[str, bool] = {}
+
+    def nearest(self, v: dict[str, float]) -> tuple[float, int]:
+        """The best target for a weighted unit: (score, index), (0.0, -1) when none shares
+        a token with it."""
+        acc: dict[int, float] = {}
+        for t, x in v.items():
+            for k, w in self.postings.get(t, ()):
+                acc[k] = acc.get(k, 0.0) + x * w
+        if not acc:
+            return 0.0, -1
+        k = max(acc, key=acc.__getitem__)
+        return acc[k], k
+
+    def about(self, entry: str) -> bool:
+        """Is a glossary entry, as a whole, about one of the targets? Only such entries are
+        split into sentences ("Counters may also be given to players." is not about X)."""
+        got = self._about.get(entry)
+        if got is None:
+            got = self._about[entry] = (
+                self.nearest(self.model.weigh(tokens(entry)))[0] >= WHOLE_ENTRY
+            )
+        return got
+
+    def __call__(self, text: str) -> Verdict | None:
+        if text in self._verdicts:
+            return self._verdicts[text]
+        self._verdicts[text] = None
+        counts = tokens(text)
+        if len(counts) < MIN_TOKENS:
+            return None
+        v = self.model.weigh(counts)
+        # Cheap test against the targets first; most units stop here.
+        near_value, nearest = self.nearest(v)
+        if near_value < MIN_SCORE:
+            return None
+        best, best_value = self.whole.best(v)
+        if near_value < NEAR_BEST * best_value:
+            return None
+        group = self.by_rule[rule_of(self.base[nearest].label or "")]
+        placed = place_among(self.model, v, counts, text, self.base, group)
+        if placed is None:
+            return None
+        k, value = placed
+        self._verdicts[text] = (k, value, self.base[best].label)
+        return self._verdicts[text]
+
+
 def link_ancestors(session: Session, rule, editions, official_en, links, as_of) -> list:
     """Members (and links) for the rule's ancestors in editions older than the rule."""
-    from .rule import Linked
-
     if not official_en:
         return []
     oldest = official_en[0]
@@ -196,46 +301,13 @@ def link_ancestors(session: Session, rule, editions, official_en, links, as_of) 
     base = [c for c in edition_clauses(session, oldest.info.id) if c.kind == "rule" and c.label]
     model = WeightedOverlap([tokens(c.norm) for c in base])
     in_rule = {k for k, c in enumerate(base) if any(c.id == r.id for r in oldest.clauses)}
-    rule_idx = sorted(in_rule)
     extra: list = []
-    # Older editions repeat each other's text: judge each distinct text once.
-    verdicts: dict[str, tuple[int, float, str | None] | None] = {}
-    entry_ok: dict[str, bool] = {}
-
-    def judge(text: str) -> tuple[int, float, str | None] | None:
-        if text in verdicts:
-            return verdicts[text]
-        verdicts[text] = None
-        counts = tokens(text)
-        if len(counts) < MIN_TOKENS:
-            return None
-        v = model.weigh(counts)
-        # Cheap test against the rule's own clauses first; most units stop here.
-        near = max((model.score(v, k), k) for k in rule_idx)
-        if near[0] < MIN_SCORE:
-            return None
-        k, best_value = model.best(v)
-        if near[0] < NEAR_BEST * best_value:
-            return None
-        placed = place_among(model, v, counts, text, base, rule_idx)
-        if placed is None:
-            return None
-        k, value = placed
-        verdicts[text] = (k, value, base[model.best(v)[0]].label)
-        return verdicts[text]
-
-    def about_rule(entry: str) -> bool:
-        # Split only entries that share something with the rule (spaCy is not free).
-        if entry not in entry_ok:
-            whole = model.weigh(tokens(entry))
-            entry_ok[entry] = max(model.score(whole, k) for k in rule_idx) >= WHOLE_ENTRY
-        return entry_ok[entry]
-
+    judge = Judge(model, base, sorted(in_rule))
     for info in older:
         for c in edition_clauses(session, info.id):
             if c.kind == "rule":
                 units = [(None, c.norm)]
-            elif c.kind == "glossary" and about_rule(c.norm):
+            elif c.kind == "glossary" and judge.about(c.norm):
                 units = list(enumerate(sentences(c.norm)))
             else:
                 continue

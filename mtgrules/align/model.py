@@ -1,4 +1,8 @@
-"""Results of the aligner: a rule across editions (groups), and two whole editions (pairs)."""
+"""Results of the aligner: a rule across editions (groups), and two whole editions (pairs).
+
+The bottom of the aligner's layers (tests/test_layers.py): every other module of align/ may
+use these types, and this module imports nothing of the aligner.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..store.queries import ClauseView, EditionInfo
+
+# A unit of one rule's alignment: (edition id, clause id, sentence index or None).
+Node = tuple[int, int, int | None]
+
+
+@dataclass
+class Linked:
+    """One link of a rule's alignment: a unit is the same rule as ``target`` (a unit of a
+    newer or reference edition), with the score and evidence of the pairing."""
+
+    target: Node
+    score: float
+    evidence: list[dict]
 
 
 @dataclass

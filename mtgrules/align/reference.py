@@ -50,27 +50,16 @@ def followed_english(
     return fallback
 
 
-def numbered_alike(x: EditionInfo, y: EditionInfo) -> bool:
-    """Do two editions number their clauses the same way? An official translation and the
-    English of its date do, and so do the two languages of one bilingual page; editions of
-    different dates do not (rules are inserted and renumbered every few months)."""
-    if x.date is not None and x.date == y.date:
-        return True
-    return bool(set(x.sources) & set(y.sources))
-
-
-def labels_count(x: EditionInfo, y: EditionInfo) -> bool:
-    """May the aligner take a shared label as evidence between these two editions? Where
-    they number alike; and for an undated page in a language the termbase has no column for
-    (Korean, Russian...): nothing else in its text can say which English clause it is but
-    its labels, numbers, symbols and references, so its labels count (still confirmed by
-    the rest, as for any label)."""
-    if numbered_alike(x, y):
-        return True
-    from ..termbase import shipped_termbase
-
-    undated = [e for e in (x, y) if e.date is None and not is_english(e.language)]
-    return any(shipped_termbase().column(e.language) is None for e in undated)
+def missing_same_date_english(infos: Sequence[EditionInfo]) -> dict[str, list[EditionInfo]]:
+    """The dates of translations whose English (of their document or of their date) the store
+    lacks, with those translations: the English to look for in the packed archive."""
+    out: dict[str, list[EditionInfo]] = {}
+    for info in infos:
+        if is_english(info.language) or info.date is None:
+            continue
+        if followed_english(info, infos, None) is None:
+            out.setdefault(info.date, []).append(info)
+    return out
 
 
 @dataclass
@@ -143,7 +132,7 @@ def _by_dating(
     session: Session, translation: EditionInfo, english: list[EditionInfo]
 ) -> SourceChoice:
     """A page of a few rules: the official English whose text it fits best (align --date)."""
-    from ..align.dating import date_edition
+    from .dating import date_edition
 
     dating = date_edition(session, translation.id)
     by_id = {e.id: e for e in english}

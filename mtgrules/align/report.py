@@ -38,12 +38,12 @@ def run_align(
         )
     if rule is not None:
         from ..text.labels import parse_rule_label
-        from .rule import align_rule
+        from .storage import align_rule
 
         return "rule", align_rule(session, parse_rule_label(rule), as_of=as_of, refresh=refresh)
     infos = list_editions(session, as_of)
     if editions:
-        from .edition import align_editions
+        from .storage import align_editions
 
         a = find_edition(infos, editions[0])
         b = find_edition(infos, editions[1])

@@ -26,12 +26,11 @@ from ..store.queries import (
 )
 from ..text.language import is_english
 from .dp import Step
-from .edition import to_items
-from .model import Group, Member, RuleAlignment
-from .reference import labels_count
+from .edition import fragment_scope, to_items
+from .lineage import link_ancestors
+from .model import Group, Linked, Member, Node, RuleAlignment
+from .numbering import labels_count
 from .sequence import Item, Settings, align_items, order_steps
-
-Node = tuple[int, int, int | None]  # (edition id, clause id, sentence index or None)
 
 
 @dataclass
@@ -47,13 +46,6 @@ class RuleEdition:
     @property
     def english(self) -> bool:
         return is_english(self.info.language)
-
-
-@dataclass
-class Linked:
-    target: Node
-    score: float
-    evidence: list[dict]
 
 
 def fit_quality(steps: list[Step], n_a: int | None = None, n_b: int | None = None) -> float:
@@ -72,8 +64,6 @@ def fit_quality(steps: list[Step], n_a: int | None = None, n_b: int | None = Non
 def _align(a: RuleEdition, b: RuleEdition) -> list[Step]:
     """Align two editions' clauses of the rule; a fragment (a page of 107.3 against section
     107) is aligned inside the rules it covers only."""
-    from .edition import fragment_scope
-
     scope_b = fragment_scope(a.clauses, b.clauses)
     scope_a = fragment_scope(b.clauses, a.clauses)
     settings = Settings(labels_agree=labels_count(a.info, b.info))
@@ -134,35 +124,25 @@ def load_rule_editions(session: Session, rule: str, as_of: int | None) -> list[R
     return out
 
 
-def align_rule(
-    session: Session,
-    rule: str,
-    *,
-    as_of: int | None = None,
-    refresh: bool = False,
-    store: bool = True,
-) -> RuleAlignment:
-    """Every clause of ``rule`` in every edition that has it, grouped by what rule it states.
-
-    The links are stored (one Alignment row per pair of editions, signed with the rule and
-    the aligner's version) and read back while the same editions hold the rule; a new
-    edition, or a new aligner version, makes them stale and they are recomputed."""
+def rule_editions(session: Session, rule: str, as_of: int | None = None) -> list[RuleEdition]:
+    """The editions that have ``rule``, with its clauses; an error when none has it."""
     editions = load_rule_editions(session, rule, as_of)
     if not editions:
         raise rule_not_found(session, rule, as_of=as_of)
-    from .storage import load_rule_links, save_rule_links
+    return editions
 
-    ids = [e.info.id for e in editions]
-    if not refresh:
-        stored = load_rule_links(session, rule, ids)
-        if stored is not None:
-            links, inferred, extra = stored
-            return _with_ancestors(
-                session, build_groups(rule, editions, links, inferred, extra), as_of
-            )
-    links, inferred, extra = compute_rule_links(session, rule, editions, as_of)
-    if store and as_of is None:
-        save_rule_links(session, rule, ids, links, inferred)
+
+def rule_alignment(
+    session: Session,
+    rule: str,
+    editions: list[RuleEdition],
+    links: dict[Node, Linked],
+    inferred: dict[Node, str],
+    extra: list[tuple[Node, Member]],
+    as_of: int | None = None,
+) -> RuleAlignment:
+    """The groups of a rule's links (computed here or read back by storage.py), with the
+    older editions its ancestors come from."""
     return _with_ancestors(session, build_groups(rule, editions, links, inferred, extra), as_of)
 
 
@@ -218,8 +198,6 @@ def compute_rule_links(
                     if c.label is None and c.kind == "rule":
                         inferred[(ed.info.id, c.id, None)] = ref.clauses[s.b[0]].label or ""
     # 3. lineage: editions older than the rule, and glossary sentences
-    from .lineage import link_ancestors
-
     extra = link_ancestors(session, rule, editions, official_en, links, as_of)
     return links, inferred, extra
 

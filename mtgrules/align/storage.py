@@ -4,7 +4,8 @@ Two kinds of alignment (the ``kind`` column):
 - "editions": every clause of one edition paired with another edition (edition.py);
 - "rule": the links of one rule's clauses between two of the editions that have it (rule.py),
   with the rule's label in the ``rule`` column.
-A stored alignment is used only while its signature (aligner version, source digest,
+Readers ask for an alignment through align_editions and align_rule: the stored one when it
+is current, else one computed now. A stored alignment is used only while its signature (aligner version, source digest,
 settings) is the current one and, for a rule, while the same editions hold the rule; anything
 else is stale and recomputed. Search reads the links through ``links_touching``.
 """
@@ -18,19 +19,18 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import delete, func, insert, or_, select
 from sqlalchemy.orm import Session, aliased
 
 from ..store.models import Alignment, Clause, Link
 from ..store.queries import EditionInfo, edition_clauses
+from .edition import compute_edition_alignment, edition_info
 from .links import links_touching  # noqa: F401  (re-exported: the read side for search)
-from .model import EditionAlignment, Member, Pair
-
-if TYPE_CHECKING:
-    from .rule import Linked, Node
-    from .sequence import Settings
+from .model import EditionAlignment, Linked, Member, Node, Pair, RuleAlignment
+from .rule import compute_rule_links, rule_alignment, rule_editions
+from .sequence import Settings
 
 ALIGNER_VERSION = "3.1"
 EDITIONS = "editions"
@@ -54,8 +54,6 @@ def _code_digest() -> str:
 
 def signature(settings: Settings | None = None) -> str:
     """Who made a stored alignment: links made under another signature are stale."""
-    from .sequence import Settings  # the aligner itself, only when a signature is needed
-
     s = settings or Settings()
     knobs = (
         f"{s.skip_same}/{s.skip_cross}/{s.label_confirm_same}/{s.label_confirm_cross}/"
@@ -72,6 +70,51 @@ def _delete(session: Session, ids: list[int]) -> None:
 
 def _inferred_label(evidence: list[dict]) -> str | None:
     return next((e["value"] for e in evidence if e.get("feature") == "inferred-label"), None)
+
+
+# --- what readers ask for -------------------------------------------------------------------
+
+
+def align_editions(
+    session: Session, a: int, b: int, *, refresh: bool = False, store: bool = True
+) -> EditionAlignment:
+    """Align every clause of edition ``a`` with edition ``b`` (ids). Reads the stored result
+    when one with the current signature exists; computes and stores it otherwise."""
+    info_a = edition_info(session, a)
+    info_b = edition_info(session, b)
+    if not refresh:
+        stored = load_edition_alignment(session, info_a, info_b)
+        if stored is not None:
+            return stored
+    result = compute_edition_alignment(session, info_a, info_b)
+    if store:
+        save_edition_alignment(session, result)
+    return result
+
+
+def align_rule(
+    session: Session,
+    rule: str,
+    *,
+    as_of: int | None = None,
+    refresh: bool = False,
+    store: bool = True,
+) -> RuleAlignment:
+    """Every clause of ``rule`` in every edition that has it, grouped by what rule it states.
+
+    The links are stored (one Alignment row per pair of editions, signed with the rule and
+    the aligner's version) and read back while the same editions hold the rule; a new
+    edition, or a new aligner version, makes them stale and they are recomputed."""
+    editions = rule_editions(session, rule, as_of)
+    ids = [e.info.id for e in editions]
+    if not refresh:
+        stored = load_rule_links(session, rule, ids)
+        if stored is not None:
+            return rule_alignment(session, rule, editions, *stored, as_of)
+    links, inferred, extra = compute_rule_links(session, rule, editions, as_of)
+    if store and as_of is None:
+        save_rule_links(session, rule, ids, links, inferred)
+    return rule_alignment(session, rule, editions, links, inferred, extra, as_of)
 
 
 # --- whole editions ------------------------------------------------------------------------
@@ -320,8 +363,6 @@ def load_rule_links(
 ) -> tuple[dict[Node, Linked], dict[Node, str], list[tuple[Node, Member]]] | None:
     """(links, inferred labels, members from older editions) as compute_rule_links returns
     them, or None when nothing current is stored for the rule over these editions."""
-    from .rule import Linked
-
     rows = _rule_rows(session, rule)
     sig = signature()
     if not rows or any(r.signature != sig or r.stats.get("editions") != editions for r in rows):
