@@ -227,13 +227,68 @@ def cli(ctx: click.Context, db: str | None) -> None:
     ctx.obj = AppContext(db)
 
 
+# Each command's examples, printed by --help one per line as written (click's \b: no
+# rewrapping), so that each can be copied whole; none longer than 76 columns, none using a
+# command of one operating system only. tests/test_cli.py checks both.
+EXAMPLES: dict[str, list[str]] = {
+    "ingest": [
+        "mtgrules ingest",
+        "mtgrules ingest rules.pdf",
+        "mtgrules ingest ~/cr-archive/",
+        "mtgrules ingest --lang pt-BR regras.pdf",
+    ],
+    "editions": ["mtgrules editions", "mtgrules editions --as-of 1"],
+    "show": [
+        "mtgrules show 107.3",
+        "mtgrules show 107.3 --all",
+        "mtgrules show 107.3g --lang fr",
+    ],
+    "remove": ["mtgrules remove en-2006-10-01-glossary", "mtgrules editions --as-of 1"],
+    "history": ["mtgrules history"],
+    "align": [
+        "mtgrules align 107.3",
+        "mtgrules align --editions en-2018-10-05 en-2019-10-04",
+        "mtgrules align --date es-page-es-107.3",
+        "mtgrules align --check",
+    ],
+    "drift": [
+        "mtgrules drift 107.3",
+        "mtgrules drift --edition zh-Hans-2022-06-10",
+        "mtgrules drift 107.3 --format html -o report.html",
+    ],
+    "update": [
+        "mtgrules update zh-Hans-2022-06-10",
+        "mtgrules update zh-Hans-2022-06-10 --to en-2026-01-16",
+        "mtgrules update zh-Hans-2022-06-10 --format html -o update.html",
+    ],
+    "diff": [
+        "mtgrules diff en-2018-10-05 en-2019-10-04",
+        "mtgrules diff en-2009-07-11 en-2026-01-16 --rule 107.3",
+    ],
+    "trace": ["mtgrules trace 107.3g"],
+    "tmx": ["mtgrules export tmx --target fr --rule 107.3 -o fr.tmx"],
+    "xliff": ["mtgrules export xliff zh-Hans-2022-06-10 -o job.xlf"],
+    "site": ["mtgrules site -o site/"],
+    "search": [
+        "mtgrules search stack",
+        'mtgrules search "coût de mana" --lang fr',
+        "mtgrules search 107.3g",
+    ],
+}
+
+
+def examples(name: str) -> str:
+    """The epilog of command ``name``: its examples, each on a line of its own."""
+    return "Examples:\n\n\b\n" + "\n".join(f"  {line}" for line in EXAMPLES[name])
+
+
 def _as_of_option(f):
     return click.option(
         "--as-of", type=int, metavar="REVISION", help="Read the store as it was at this revision."
     )(f)
 
 
-@cli.command()
+@cli.command(epilog=examples("ingest"))
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option(
@@ -346,7 +401,7 @@ def ingest(
         )
 
 
-@cli.command()
+@cli.command(epilog=examples("editions"))
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
 @_as_of_option
 @pass_app
@@ -377,7 +432,7 @@ def editions(app: AppContext, as_json: bool, as_of: int | None) -> None:
     )
 
 
-@cli.command()
+@cli.command(epilog=examples("show"))
 @click.argument("rule")
 @click.option(
     "--lang", "language", metavar="L", help="Only editions in this language (en, fr, es, zh...)."
@@ -420,7 +475,7 @@ def show(
     _styled(render_show(result.as_json(), use_colour(), _width(), everything=everything))
 
 
-@cli.command()
+@cli.command(epilog=examples("remove"))
 @click.argument("editions", nargs=-1, required=True, metavar="EDITION...")
 @click.option("--json", "as_json", is_flag=True, help="Print what was removed as JSON.")
 @pass_app
@@ -430,7 +485,7 @@ def remove(app: AppContext, editions: tuple[str, ...], as_json: bool) -> None:
     The removal is a new revision: every command stops reading the editions, while
     mtgrules history keeps them and --as-of an earlier revision still reads them. The
     alignments the remaining editions need are brought up to date in the same
-    transaction. Example: mtgrules remove en-2006-10-01-glossary
+    transaction.
     """
     from .remove import remove_editions
     from .render import to_json, wrap
@@ -457,7 +512,7 @@ def remove(app: AppContext, editions: tuple[str, ...], as_json: bool) -> None:
     )
 
 
-@cli.command()
+@cli.command(epilog=examples("history"))
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @pass_app
 def history(app: AppContext, as_json: bool) -> None:
@@ -493,7 +548,7 @@ def history(app: AppContext, as_json: bool) -> None:
 # --- align commands ---
 
 
-@cli.command()
+@cli.command(epilog=examples("align"))
 @click.argument("rule", required=False)
 @click.option(
     "--editions",
@@ -537,9 +592,8 @@ def align(
     """Align a rule such as 107.3 across every edition and language, or two whole editions.
 
     Each clause is paired by content (numbers, symbols, game terms, cognates, labels), with
-    a score and the evidence. Examples: mtgrules align 107.3; mtgrules align --editions
-    en-2018-10-05 en-2019-10-04; mtgrules align --date es-page-es-107.3; mtgrules align
-    --check (one line per suspicious stored link, then a summary; exit code 1 if any)
+    a score and the evidence. --check prints one line per suspicious stored link, then a
+    summary, and exits 1 if any.
     """
     from .align.report import as_jsonable, render, run_align
     from .render import fit, to_json
@@ -633,7 +687,7 @@ def _emit(kind: str, report, fmt: str, output: Path | None) -> None:
     _say(f"Wrote {output}", err=True)
 
 
-@cli.command()
+@cli.command(epilog=examples("drift"))
 @click.argument("rule", required=False)
 @click.option(
     "--edition", metavar="E", help="A whole edition: every rule it lacks or adds (no RULE)."
@@ -692,7 +746,7 @@ def drift(
         sys.exit(1)
 
 
-@cli.command()
+@cli.command(epilog=examples("update"))
 @click.argument("translation")
 @click.option(
     "--to",
@@ -725,7 +779,6 @@ def update(
     The translation is compared with the English it was made from, and that English with
     the newer one: each clause of the newer English is unchanged, changed (with the word
     diff beside the current translation), new, or renumbered; dropped clauses are removed.
-    Example: mtgrules update zh-Hans-2022-06-10 --to en-2026-01-16 --format html -o update.html
     """
     from .reports.update import update_report
 
@@ -737,7 +790,7 @@ def update(
         sys.exit(1)
 
 
-@cli.command()
+@cli.command(epilog=examples("diff"))
 @click.argument("a")
 @click.argument("b")
 @click.option("--rule", metavar="RULE", help="Only this rule and its subrules (e.g. 107.3).")
@@ -758,7 +811,6 @@ def diff(
     """Word-level differences from edition A to edition B of one language.
 
     A renumbered clause shows as a move; new and removed clauses are listed.
-    Example: mtgrules diff en-2009-07-11 en-2026-01-16 --rule 107.3
     """
     from .reports.diff import edition_diff
     from .text.labels import parse_rule_label
@@ -772,16 +824,13 @@ def diff(
         sys.exit(1)
 
 
-@cli.command()
+@cli.command(epilog=examples("trace"))
 @click.argument("rule")
 @_report_options
 @_as_of_option
 @pass_app
 def trace(app: AppContext, rule: str, fmt: str, output: Path | None, as_of: int | None) -> None:
-    """Follow one clause through time and languages, with the dates it changed.
-
-    Example: mtgrules trace 107.3g
-    """
+    """Follow one clause through time and languages, with the dates it changed."""
     from .reports.trace import trace_clause
     from .text.labels import parse_rule_label
 
@@ -797,7 +846,7 @@ def export() -> None:
     """Export aligned text for other tools (translation memories)."""
 
 
-@export.command("tmx")
+@export.command("tmx", epilog=examples("tmx"))
 @click.option(
     "--source", "source_lang", default="en", show_default=True, metavar="L", help="Source language."
 )
@@ -835,7 +884,7 @@ def export_tmx(
         _say(f"Wrote {info['units']} translation units to {output}", err=True)
 
 
-@export.command("xliff")
+@export.command("xliff", epilog=examples("xliff"))
 @click.argument("translation")
 @click.option(
     "--to", "target", metavar="N", help="The English edition to update to (default: newest)."
@@ -867,7 +916,6 @@ def export_xliff(
     """The update job for a CAT tool: XLIFF 1.2 with one unit per new or changed clause,
     and the unchanged pairs as a TMX translation memory.
 
-    Example: mtgrules export xliff zh-Hans-2022-06-10 --to en-2026-01-16 -o job.xlf
     """
     from .reports.update import update_report
     from .reports.xliff import unchanged_memory, write_xliff
@@ -898,7 +946,7 @@ def export_xliff(
 # --- the website ---
 
 
-@cli.command()
+@cli.command(epilog=examples("site"))
 @click.option(
     "-o",
     "--output",
@@ -920,8 +968,8 @@ def site(app: AppContext, output: Path, force: bool) -> None:
     One page per edition (its changes since the one before), one per rule of today's
     rules (each wording and when it held, where it came from, its translations), charts,
     and a search page. It works from file:// and any static host. A rebuild rewrites only
-    the pages that changed; a build that was interrupted is finished by the next. Example:
-    mtgrules site -o site/ (then open site/index.html in a browser)
+    the pages that changed; a build that was interrupted is finished by the next. Then
+    open DIR/index.html in a browser.
     """
     from .site.build import build_site
 
@@ -952,7 +1000,7 @@ def site(app: AppContext, output: Path, force: bool) -> None:
 # --- search commands ---
 
 
-@cli.command()
+@cli.command(epilog=examples("search"))
 @click.argument("query", nargs=-1)
 @click.option(
     "--lang", "language", metavar="L", help="Only hits in this language (en, fr, es, zh...)."
