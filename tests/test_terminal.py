@@ -21,18 +21,14 @@ import pytest
 from wcwidth import wcswidth
 
 from mtgrules.reports.render_text import DELETED, INSERTED, marked
-from mtgrules.sources.decode import decode_bytes
+from mtgrules.sources.decode import decode_text
 from mtgrules.text.terminal import UNSAFE, visible
 from mtgrules.text.width import NO_LINE_START, columns, truncate, wrap
 
-from .conftest import CORPUS, run_cli
+from .conftest import CORPUS, SHARED, run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "golden" / "terminal"
-SHARED = next(
-    (p for p in (ROOT.parent / "shared", Path("/work/shared")) if (p / "cr-archive").is_dir()),
-    None,
-)
 
 
 # --- the sanitiser -------------------------------------------------------------------------
@@ -169,19 +165,15 @@ def test_a_word_wider_than_the_line_is_cut_after_a_hyphen() -> None:
 
 def _editions_text() -> list[tuple[str, str]]:
     files = sorted(p for p in CORPUS.rglob("*.txt"))
-    if SHARED is not None:
-        files += sorted((SHARED / "cr-archive" / "txt").glob("*.txt"))
-    out = []
-    for f in files:
-        out.append((f.name, decode_bytes(f.read_bytes(), str(f)).text))
-    return out
+    files += sorted((SHARED / "cr-archive" / "txt").glob("*.txt"))
+    return [(f.name, decode_text(f.read_bytes(), str(f))[0]) for f in files]
 
 
 def test_diff_markers_occur_in_no_edition() -> None:
     """The markers a word diff uses without colour occur in no edition of the corpus nor
     of the 2003-2026 archive, while git's [-…-] does (the loyalty cost [-X])."""
     texts = _editions_text()
-    assert len(texts) >= 20 + (110 if SHARED else 0)
+    assert len(texts) >= 20 + 110
     markers = [*DELETED, *INSERTED]
     for name, text in texts:
         for m in markers:
