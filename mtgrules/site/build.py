@@ -311,7 +311,8 @@ def _build(
             "editions": len(infos),
             "newest": newest.slug if newest else None,
             "rule_pages": len(pages),
-            "fingerprint": fingerprint,
+            # Of the store as the pages show it: the alignments this build stored included.
+            "fingerprint": site_fingerprint(session),
         }
     )
     lap("render")
