@@ -82,11 +82,16 @@ class TerminalProgress:
     on stderr, redrawn in place, shown only on a terminal and only once the work has taken
     more than 2 s; cleared when the work is done. Piped or redirected: silent."""
 
-    DELAY = 2.0
+    DELAY = 2.0  # seconds; $MTGRULES_PROGRESS_AFTER changes it (0: at once)
 
     def __init__(self, command: str, stream=None):
+        import os
         import time
 
+        try:
+            self.delay = float(os.environ.get("MTGRULES_PROGRESS_AFTER", self.DELAY))
+        except ValueError:
+            self.delay = self.DELAY
         self.command = command
         self.stream = stream or sys.stderr
         self.start = time.monotonic()
@@ -126,7 +131,7 @@ class TerminalProgress:
         from .text.width import truncate
 
         now = time.monotonic()
-        if now - self.start < self.DELAY or (not force and now - self.last_draw < 0.1):
+        if now - self.start < self.delay or (not force and now - self.last_draw < 0.1):
             return
         self.last_draw = now
         text = f"{self.command}: {self.label}"

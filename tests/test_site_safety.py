@@ -221,3 +221,44 @@ def test_coverage_is_measured_against_todays_english(corpus_site, corpus_db) -> 
     )
     direct = len(json.loads(drift.stdout)["missing_rules"])
     assert abs(lacks - direct) <= direct / 100, (lacks, direct)
+
+
+# --- progress ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("terminal", [True, False], ids=["terminal", "piped"])
+def test_progress_on_a_terminal_and_silence_when_piped(
+    small, tmp_path: Path, terminal: bool
+) -> None:
+    """The build reports its stages (mtgrules.progress); cli.py draws them on stderr only
+    when stderr is a terminal (a real pseudo-terminal here). The 2 s delay is set to 0 so
+    that the small site's build shows it."""
+    import pty
+
+    db, _ = small
+    env = {k: v for k, v in os.environ.items() if k != "MTGRULES_DB"}
+    env.update(MTGRULES_DB=str(db), MTGRULES_PROGRESS_AFTER="0", COLUMNS="100")
+    args = [sys.executable, "-m", "mtgrules.cli", "site", "-o", str(tmp_path / "site")]
+    if terminal:
+        leader, follower = pty.openpty()
+        proc = subprocess.run(args, env=env, stdout=subprocess.PIPE, stderr=follower, timeout=600)
+        os.close(follower)
+        seen = b""
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+        os.close(leader)
+        err = seen.decode("utf-8", "replace")
+        import re
+
+        assert re.search(r"site: writing the pages \d+/\d+ \(\d+%\)", err), err
+        assert err.rstrip().endswith("\x1b[2K")  # the line is cleared at the end
+    else:
+        proc = subprocess.run(args, env=env, capture_output=True, timeout=600)
+        assert proc.stderr == b""
+    assert proc.returncode == 0 and b"Wrote " in proc.stdout
