@@ -271,7 +271,7 @@ EXAMPLES: dict[str, list[str]] = {
         "mtgrules diff en-2009-07-11 en-2026-01-16 --rule 107.3",
     ],
     "trace": ["mtgrules trace 107.3g"],
-    "tmx": ["mtgrules export tmx --target fr --rule 107.3 -o fr.tmx"],
+    "tmx": ["mtgrules export tmx --target-lang fr --rule 107.3 -o fr.tmx"],
     "xliff": ["mtgrules export xliff zh-Hans-2022-06-10 -o job.xlf"],
     "site": ["mtgrules site -o site/"],
     "search": [
@@ -853,9 +853,20 @@ def export() -> None:
 
 @export.command("tmx", epilog=examples("tmx"))
 @click.option(
-    "--source", "source_lang", default="en", show_default=True, metavar="L", help="Source language."
+    "--source-lang",
+    "source_lang",
+    default="en",
+    show_default=True,
+    metavar="L",
+    help="The language of the source side.",
 )
-@click.option("--target", "target_lang", required=True, metavar="L", help="fr, es, zh, zh-Hans...")
+@click.option(
+    "--target-lang", "target_lang", metavar="L", help="The language of the target side: fr, zh..."
+)
+# The names of an earlier mtgrules: --source is the English edition a translation was made
+# from in update and export xliff, so here it names nothing any more (one name, one meaning).
+@click.option("--source", "old_source", hidden=True)
+@click.option("--target", "old_target", hidden=True)
 @click.option("--rule", metavar="RULE", help="Only this rule and its subrules (e.g. 107.3).")
 @click.option(
     "-o",
@@ -868,14 +879,26 @@ def export() -> None:
 def export_tmx(
     app: AppContext,
     source_lang: str,
-    target_lang: str,
+    target_lang: str | None,
+    old_source: str | None,
+    old_target: str | None,
     rule: str | None,
     output: Path | None,
     as_of: int | None,
 ) -> None:
     """Aligned clause pairs as TMX 1.4, with rule labels and edition dates as <prop>s."""
+    from .errors import QueryError
     from .reports.tmx import tmx_units, write_tmx
     from .text.labels import parse_rule_label
+
+    if old_source is not None or old_target is not None:
+        raise QueryError(
+            "export tmx names its languages --source-lang and --target-lang (--source is "
+            "the English edition of update): mtgrules export tmx --target-lang "
+            f"{old_target or 'fr'}"
+        )
+    if target_lang is None:
+        raise QueryError("give the target language: mtgrules export tmx --target-lang fr")
 
     label = parse_rule_label(rule) if rule else None
     app.ensure_data()

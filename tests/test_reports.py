@@ -232,7 +232,9 @@ def test_diff_of_identical_rule_exits_0(corpus_db: Path) -> None:
         (["drift"], 2, "give a rule"),
         (["drift", "banana"], 2, "not a rule label"),
         (["trace", "107.3z"], 3, "no clause 107.3z"),
-        (["export", "tmx", "--target", "de"], 3, "no de edition"),
+        (["export", "tmx", "--target-lang", "de"], 3, "no de edition"),
+        # The option names of an earlier mtgrules (--source is an edition in update).
+        (["export", "tmx", "--source", "en", "--target", "fr"], 2, "--source-lang"),
     ],
 )
 def test_errors_say_what_to_do(corpus_db: Path, args: list[str], code: int, message: str) -> None:
@@ -316,9 +318,9 @@ def test_export_tmx_french(tmp_path: Path) -> None:
     result = run_cli(
         "export",
         "tmx",
-        "--source",
+        "--source-lang",
         "en",
-        "--target",
+        "--target-lang",
         "fr",
         "--rule",
         "107.3",
@@ -341,7 +343,7 @@ def test_export_tmx_french(tmp_path: Path) -> None:
 
 
 def test_export_tmx_chinese_carries_edition_dates(corpus_db: Path) -> None:
-    result = run_cli("export", "tmx", "--target", "zh-Hans", "--rule", "107.3", db=corpus_db)
+    result = run_cli("export", "tmx", "--target-lang", "zh-Hans", "--rule", "107.3", db=corpus_db)
     assert result.returncode == 0, result.stderr
     root = ET.fromstring(result.stdout.encode("utf-8"))
     dates = {p.text for p in root.iter("prop") if p.get("type") == "x-edition-date"}
