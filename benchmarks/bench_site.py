@@ -31,7 +31,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-ARCHIVE = ROOT.parent / "shared" / "cr-archive" / "txt"
+# ../shared beside the checkout, or beside one of its parents (a worktree sits deeper).
+ARCHIVE = next(
+    (b / "shared" / "cr-archive" / "txt" for b in ROOT.parents if (b / "shared").is_dir()),
+    ROOT.parent / "shared" / "cr-archive" / "txt",
+)
 
 
 def _peak_mb() -> float:

@@ -93,6 +93,12 @@ def clause_name(
     return f"({what} under {parent})" if parent else f"(an unnumbered {what})"
 
 
+def shown_label(label: str | None) -> str:
+    """A label as printed in a renumbering ("its 107.3e is 107.3f"): a clause without one
+    (a glossary entry, an unnumbered paragraph) reads "(unnumbered)", never "None"."""
+    return label or "(unnumbered)"
+
+
 def change_sides(change: dict[str, Any]) -> tuple[str, str]:
     """The names of a diff change's old and new clause (a glossary entry by its term)."""
     kind = change.get("clause_kind")

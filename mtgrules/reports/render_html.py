@@ -15,6 +15,7 @@ from .common import (
     change_sides,
     clause_name,
     edition_gaps,
+    shown_label,
     update_from_name,
     update_item_name,
     update_sections,
@@ -238,7 +239,10 @@ def render_edition_drift(report: dict[str, Any]) -> str:
         f"<h2>Missing from {esc(e['slug'])}</h2>" + clause_list(report["missing"]),
         f"<h2>Only in {esc(e['slug'])}</h2>" + clause_list(report["added"]),
         "<h2>Renumbered</h2><p>"
-        + ", ".join(f"its {esc(r['from'])} is {esc(r['to'])}" for r in report["renumbered"])
+        + ", ".join(
+            f"its {esc(shown_label(r['from']))} is {esc(shown_label(r['to']))}"
+            for r in report["renumbered"]
+        )
         + "</p>",
         "<h2>Checks</h2>" + _checks_table(report["checks"], names),
     ]

@@ -12,6 +12,7 @@ from .common import (
     change_sides,
     clause_name,
     edition_gaps,
+    shown_label,
     update_from_name,
     update_item_name,
     update_sections,
@@ -104,7 +105,10 @@ def render_rule_drift(report: dict[str, Any]) -> str:
             out.append(f"- `{key}`: {md(texts.get(key))}")
         if moved:
             out.append(
-                "- renumbered: " + ", ".join(f"its `{m['from']}` is `{m['to']}`" for m in moved)
+                "- renumbered: "
+                + ", ".join(
+                    f"its `{shown_label(m['from'])}` is `{shown_label(m['to'])}`" for m in moved
+                )
             )
     extra = report.get("extra_rows") or []
     if extra:
@@ -137,7 +141,10 @@ def render_edition_drift(report: dict[str, Any]) -> str:
         ]
     if report["renumbered"]:
         out += ["", "## Renumbered", ""]
-        out += [f"- its `{r['from']}` is `{r['to']}`" for r in report["renumbered"]]
+        out += [
+            f"- its `{shown_label(r['from'])}` is `{shown_label(r['to'])}`"
+            for r in report["renumbered"]
+        ]
     out += _checks(report["checks"], {str(e["id"]): e["slug"]})
     return "\n".join(out) + "\n"
 

@@ -20,6 +20,7 @@ from .common import (
     change_sides,
     clause_name,
     edition_gaps,
+    shown_label,
     update_from_name,
     update_item_name,
     update_sections,
@@ -141,7 +142,8 @@ def render_rule_drift(report: dict[str, Any], colour: bool = False, width: int =
             out += _list(
                 "renumbered: ",
                 [
-                    f"its {m['from']} is {m['to']}" + ("*" if m.get("inferred") else "")
+                    f"its {shown_label(m['from'])} is {shown_label(m['to'])}"
+                    + ("*" if m.get("inferred") else "")
                     for m in moved
                 ],
                 width,
@@ -225,7 +227,14 @@ def render_edition_drift(report: dict[str, Any], colour: bool = False, width: in
             out.append(wrap(m["text"], "      ", width))
     if report["renumbered"]:
         out += ["", bold(f"Renumbered ({len(report['renumbered'])})", colour)]
-        out += _list("", [f"its {r['from']} is {r['to']}" for r in report["renumbered"]], width)
+        out += _list(
+            "",
+            [
+                f"its {shown_label(r['from'])} is {shown_label(r['to'])}"
+                for r in report["renumbered"]
+            ],
+            width,
+        )
     eds = {str(e["id"]): e}
     out += _checks_block(report["checks"], eds, colour, width)
     out += _notes(report, width)
