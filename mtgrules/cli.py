@@ -1066,6 +1066,7 @@ def search(
     from .search import search as run_search
     from .search.render import render_search
 
+    hint = None
     with app.reader() as s:
         result = run_search(
             s,
@@ -1076,10 +1077,15 @@ def search(
             limit=limit,
             as_of=as_of,
         )
+        if not result.hits and result.mode == "rule" and not as_json:
+            from .store.queries import rule_not_found
+
+            where = f" in {edition or language}" if (edition or language) else ""
+            hint = str(rule_not_found(s, result.words[0], as_of=as_of, where=where))
     if as_json:
         click.echo(to_json(result.as_json()))
         return
-    _styled(render_search(result, use_colour(), _width()))
+    _styled(render_search(result, use_colour(), _width(), hint=hint))
 
 
 def main() -> None:

@@ -100,9 +100,13 @@ def _hit_block(n: int, hit: Hit, result: SearchResult, colour: bool, width: int)
     return lines
 
 
-def render_search(result: SearchResult, colour: bool = False, width: int = WIDTH) -> str:
+def render_search(
+    result: SearchResult, colour: bool = False, width: int = WIDTH, *, hint: str | None = None
+) -> str:
     """The hits for a terminal, laid out in ``width`` columns; every text from the store
-    or the query is sanitised (text/terminal.py) before the highlight colour is added."""
+    or the query is sanitised (text/terminal.py) before the highlight colour is added.
+    ``hint``: what to say when a rule number finds nothing (store.queries.rule_not_found:
+    whether the number ever existed, the nearest ones that did)."""
     out: list[str] = []
     if result.translations:
         forms = " · ".join(f"{lang} {' / '.join(fs)}" for lang, fs in result.translations.items())
@@ -113,16 +117,10 @@ def render_search(result: SearchResult, colour: bool = False, width: int = WIDTH
             wrap(visible(f"No exact match for every word; fuzzy hits use: {fixes}"), "", width)
         )
     if not result.hits and result.mode == "rule":
-        out.append(
-            wrap(
-                visible(
-                    f"No edition (of those searched) has rule {result.words[0]}. Rules before "
-                    "July 2009 used other numbers; try: mtgrules search WORDS"
-                ),
-                "",
-                width,
-            )
+        message = hint or (
+            f"No edition (of those searched) has rule {result.words[0]}; try: mtgrules search WORDS"
         )
+        out.append(wrap(visible(message[:1].upper() + message[1:]), "", width))
         return "\n".join(out)
     if not result.hits:
         out.append(
