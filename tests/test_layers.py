@@ -27,6 +27,7 @@ LAYERS: dict[str, int] = {
     "progress": 0,
     "schemas": 1,
     "text": 1,
+    "output": 1,
     "model": 2,
     "render": 2,
     "sources": 3,
