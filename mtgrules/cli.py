@@ -36,6 +36,15 @@ class _Group(click.Group):
         except KeyboardInterrupt:
             click.echo("mtgrules: interrupted; the store is unchanged.", err=True)
             sys.exit(130)
+        except BrokenPipeError:
+            # The reader of the output went away (`mtgrules cite src/ | head`): stop quietly,
+            # as other command-line tools do. Python would otherwise complain again when it
+            # flushes stdout at exit.
+            import os
+
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            sys.exit(141)
         except Exception as exc:  # a traceback must never reach a user
             # One line: a database error's message goes on with the SQL and its parameters.
             lines = str(exc).strip().splitlines()
@@ -289,6 +298,7 @@ EXAMPLES: dict[str, list[str]] = {
     "tmx": ["mtgrules export tmx --target-lang fr --rule 107.3 -o fr.tmx"],
     "xliff": ["mtgrules export xliff zh-Hans-2022-06-10 -o job.xlf"],
     "site": ["mtgrules site -o site/"],
+    "cite": ["mtgrules cite src/ --against en-2026-02-27", "mtgrules cite notes.md --fix"],
     "search": [
         "mtgrules search stack",
         'mtgrules search "coût de mana" --lang fr',
@@ -1051,6 +1061,114 @@ def site(app: AppContext, output: Path, force: bool) -> None:
         f"{report.editions} editions, {report.rule_pages} rule pages, in "
         f"{report.seconds.get('total', 0):.1f} s. Open {output / 'index.html'}"
     )
+
+
+# --- citations in other texts ---
+
+
+@cli.command(epilog=examples("cite"))
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
+@click.option(
+    "--against",
+    metavar="EDITION",
+    help="The edition to check against (default: the newest English in the store).",
+)
+@click.option(
+    "--written-for",
+    "written_for",
+    metavar="EDITION|DATE",
+    help="The edition the texts were written for (a date: the edition in force then). "
+    "Default: inferred from where their citations best exist and fit.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print every citation as JSON.")
+@click.option(
+    "--fix",
+    is_flag=True,
+    help="Print a unified diff that renumbers the renumbered citations (files are never "
+    "edited; apply it with git apply or patch -p1).",
+)
+@pass_app
+def cite(
+    app: AppContext,
+    paths: tuple[str, ...],
+    against: str | None,
+    written_for: str | None,
+    as_json: bool,
+    fix: bool,
+) -> None:
+    """Check the rule numbers that files cite ("CR 702.19b", "see rule 601.2f", "规则702.19b").
+
+    PATH: files or folders (source code, Markdown, HTML, text, PDF, DOCX; "-" for standard
+    input). Each citation is current, renumbered (with its new number), removed (the last
+    edition that had it), never-existed (with the nearest numbers), or quote-mismatch (the
+    quotation beside it is not that rule's words). Exit code 1 when any citation is not
+    current, 2 when a path cannot be read.
+    """
+    from .cite.render import citation_lines, json_chunks, summary_line
+    from .cite.run import CiteRun, Skipped
+
+    if fix and as_json:
+        raise click.UsageError("--fix prints a diff; give it without --json")
+    progress = TerminalProgress.for_terminal("cite")
+    stage_now: list[str] = []
+
+    def tick(path: str, done: int) -> None:
+        stage = "counting citations in files" if done < 0 else "checking files"
+        if stage_now != [stage]:
+            stage_now[:] = [stage]
+            progress.stage(stage)
+        progress.advance(item=str(path))
+
+    out = click.get_binary_stream("stdout") if fix else None
+
+    def said(results):
+        """The results, each skipped path told on stderr as it comes (an unreadable one
+        always; a binary file's note in text mode, where JSON lists it under skipped)."""
+        for result in results:
+            if isinstance(result, Skipped) and (result.unreadable or not as_json):
+                kind = "error" if result.unreadable else "note"
+                progress.done()
+                _say(f"mtgrules: {kind}: {result.path}: {result.reason}; skipped.", err=True)
+            yield result
+
+    with app.reader() as db:
+        run = CiteRun(
+            db,
+            list(paths),
+            against=against,
+            written_for=written_for,
+            fix=fix,
+            on_file=tick,
+        )
+        results = said(run.results())
+        if as_json:
+            for chunk in json_chunks(run, results):
+                click.echo(chunk, nl=False)
+        else:
+            for result in results:
+                if isinstance(result, Skipped):
+                    continue
+                if fix:
+                    if result.fix:
+                        out.write(result.fix)
+                        out.flush()
+                    elif result.note:
+                        _say(f"mtgrules: note: {result.path}: {result.note}", err=True)
+                    continue
+                lines = [
+                    "\n".join(citation_lines(c)) for c in result.citations if c.status != "current"
+                ]
+                if lines:
+                    progress.done()
+                for line in lines:
+                    _say(line)  # quotes from the files read: through the sanitiser
+        progress.done()
+        if not as_json:
+            line = summary_line(run)
+            if fix:
+                line += f" The diff replaces {run.summary.fixes or 0:,} numbers."
+            _say(line, err=fix)
+    sys.exit(run.exit_code())
 
 
 # --- search commands ---

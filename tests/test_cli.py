@@ -177,6 +177,7 @@ HELP_COMMANDS = [
         "trace",
         "site",
         "search",
+        "cite",
     )
 ] + [("tmx", ["export", "tmx"]), ("xliff", ["export", "xliff"])]
 

@@ -39,6 +39,7 @@ LAYERS: dict[str, int] = {
     "search": 6,
     "reports": 6,
     "remove": 6,
+    "cite": 6,
     "site": 7,
     "api": 8,
     "cli": 9,
