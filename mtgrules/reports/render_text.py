@@ -246,6 +246,15 @@ def render_update(report: dict[str, Any], colour: bool = False, width: int = WID
     out = [
         bold(f"Bringing {t['slug']} up to {n['slug']}", colour),
         *wrap_lines(f"Made from {src['slug']} ({src['how']}: {src['why'].rstrip('.')}).", width),
+        *(
+            wrap_lines(
+                f"It covers {report['scope']['covers']}: brought up to date on that part of "
+                f"{n['slug']}.",
+                width,
+            )
+            if report.get("scope") and not report["scope"]["whole"]
+            else []
+        ),
         *wrap_lines(
             f"{s['unchanged']} unchanged, {s['changed']} changed, {s['new']} new, "
             f"{s['renumbered']} renumbered, {s['removed']} removed; "
