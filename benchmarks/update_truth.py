@@ -664,8 +664,10 @@ def pair_truth(t_name: str, s_name: str, n: Edition, zn: Edition | None) -> dict
         [] if t.glossary_omitted else [g for g in tr["glossary_gaps"] if fold_term(g) in n_terms]
     )
     if t.glossary_omitted:
-        tr["glossary_gaps"] = []
-        gl = {**gl, "new": []}  # the report says the glossary is not translated, once
+        tr["glossary_gaps"] = []  # the report says the glossary is not translated, once
+    # What T must add to its glossary: N's new entries and its own gaps; none when omitted
+    # (the English's new entries stay in "new", the truth of the English control).
+    gloss_missing = [] if t.glossary_omitted else gl["new"] + gloss_gaps_in_n
 
     counts = {
         k: sum(1 for c in clauses if c["status"] == k)
@@ -674,7 +676,7 @@ def pair_truth(t_name: str, s_name: str, n: Edition, zn: Edition | None) -> dict
     counts.update(
         removed=len(eng["removed"]),
         missing_rules=len(new) + len(gaps_in_n),
-        glossary_missing=len(gl["new"]) + len(gloss_gaps_in_n),
+        glossary_missing=len(gloss_missing),
     )
     return {
         "about": "Truth for the update report of translation T (made from English S) brought "
@@ -715,7 +717,7 @@ def pair_truth(t_name: str, s_name: str, n: Edition, zn: Edition | None) -> dict
             if c["status"] == "uncertain"
         ],
         "uncertain_source": eng["uncertain_source"],
-        "glossary": {**gl, "missing": gl["new"] + gloss_gaps_in_n},
+        "glossary": {**gl, "missing": gloss_missing},
         "translation_defects": tr,
         **({"glossary_omitted": True} if t.glossary_omitted else {}),
         **({"cross_check_zh": cross_check(t_name, zn, clauses, new)} if zn is not None else {}),

@@ -269,15 +269,27 @@ def choose_sources(
                 taken[f.name] = match[0]
         for outcome in more.files:
             name = Path(outcome.path).name
-            users = [
-                t.slug
+            takers = [
+                (t.slug, c.how)
                 for t, c in chosen
                 if c.english and c.english.file and c.english.file.name == name
             ]
+            users = [slug for slug, _ in takers]
+            # A best fit is not the English a translation was made from (zh-Hans-2026-02-27,
+            # newer than the archive, fits en-2026-01-16 best): said as what it is.
+            made = [slug for slug, how in takers if how != "best-fit"]
+            fits = [slug for slug, how in takers if how == "best-fit"]
+            said = [
+                *(
+                    [f"which {', '.join(made)} {'was' if len(made) == 1 else 'were'} made from"]
+                    if made
+                    else []
+                ),
+                *([f"the closest English to {', '.join(fits)}"] if fits else []),
+            ]
             outcome.note = (
                 f"taken from the packed English archive: the English of "
-                f"{wanted[name].effective}, which {', '.join(users)} "
-                f"{'was' if len(users) == 1 else 'were'} made from"
+                f"{wanted[name].effective}, {'; '.join(said)}"
             )
             report.from_archive.append(
                 {

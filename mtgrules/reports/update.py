@@ -575,12 +575,14 @@ def _defects(
     duplicates = sorted((lab for lab, n in rule_labels.items() if n > 1), key=label_sort_key)
     mislabels = []
     # Labels are compared only with an English of the same date (across dates they move),
-    # except for a label printed twice: its second rule is the one in its place.
+    # except for a label printed twice: the copy paired with a rule of another label (by the
+    # aligner, or by its place) is that rule, mislabelled (the Korean second 101.4d, 101.4e).
     same_numbering = origin.how != "best-fit"
     for t in t_clauses:
         if t.kind != "rule" or not t.label:
             continue
-        if not same_numbering and t.id not in duplicates_placed:
+        twice = rule_labels[t.label] > 1 or t.id in duplicates_placed
+        if not same_numbering and not twice:
             continue
         partners = [s for s in t_to_s.get(t.id, []) if s.label]
         if partners and all(s.label != t.label for s in partners):
