@@ -17,7 +17,8 @@ first set's):
   translations     the Korean editions of 2016, 2018, 2019 and 2020 and the Japanese of
                    2026-01-16 (also against en-2026-02-27), from ../shared/translations, on the
                    bundled corpus plus en-2026-02-27: the English of 2018-08-10 comes from the
-                   archive packed inside mtgrules;
+                   archive packed inside mtgrules; then the Korean 2018 DOCX, which must be
+                   the edition of its .txt (ingest: "same-edition");
   without-english  the Chinese editions alone, none of their English in the store: ingest
                    takes the English of their dates from the packed archive; zh-Hans-2026-02-27,
                    newer than the archive, is read against its best fit and brought to
@@ -84,6 +85,8 @@ SETS = {
                 "ja-2026-01-16.mtgwiki-lines.txt",
             )
         ],
+        # Other files of an edition already ingested: each must be that same edition.
+        "same_edition": [SHARED / "translations" / "ko-2018-08-10.kormtgcr.docx"],
     },
     "without-english": {
         "base": None,
@@ -368,7 +371,19 @@ def build_store(name: str, db: str, folder: Path) -> list[Ingested]:
                 [f["file"] for f in data.get("from_archive", [])],
             )
         )
+    for path in spec.get("same_edition", []):
+        r = subprocess.run(
+            [*mtgrules_exe(), "--db", db, "ingest", "--json", str(path)],
+            capture_output=True,
+            text=True,
+        )
+        status = json.loads(r.stdout)["files"][0]["status"] if r.returncode == 0 else r.stderr
+        SAME_EDITION.append((path.name, status))
     return out
+
+
+# (file, ingest's status for it): "same-edition" when it holds an edition already ingested.
+SAME_EDITION: list[tuple[str, str]] = []
 
 
 def in_store(db: str, slug: str) -> bool:
@@ -413,6 +428,9 @@ def main() -> None:
     print_table(scores)
     if ingests:
         print_ingests(ingests)
+    for name, status in SAME_EDITION:
+        verdict = "the same edition" if status == "same-edition" else f"NOT the same ({status})"
+        print(f"{name}: {verdict} as the file of that edition ingested before")
     if args.errors:
         for sc in scores:
             print(f"\n== {sc.pair} ({sc.command})")
