@@ -189,3 +189,33 @@ def test_a_best_fit_gives_way_to_the_english_of_its_date(tmp_path):
     assert ("en-2026-02-27", "zh-Hans-2026-02-27", "same-date") in {
         (p["a"], p["b"], p["why"]) for p in out["alignments"]["aligned"]
     }
+
+
+# --- chapter 1 of February 2021: three editions number it alike --------------------------
+
+
+def test_an_undated_chapter_of_february_2021_finds_2021_02_15(tmp_path):
+    """Chapter 1 of the archive's 2021-02-24.txt (effective 2021-02-15), without its title and
+    date line: its labels are those of 2021-02-05 and 2021-04-22 too, and only what it cites
+    tells them apart (read with a diff of the three chapters: 120.4a cites rule 702.2 where
+    2021-02-05's does not; 103.2b and 116.2g cite 702.138, 116.2h 702.142 where 2021-04-22's
+    cite 702.139 and 702.143). The content must find 2021-02-15 alone, not the newest edition
+    that fits. (Issue 16's Korean page of that chapter is not among the files at hand; the
+    Korean chapters above test the same path across languages.)"""
+    from mtgrules import archive
+
+    raw = archive.read_files(["2021-02-24.txt"])["2021-02-24.txt"]
+    lines = raw.decode("utf-8-sig").replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    first_rule = next(i for i, line in enumerate(lines) if line.startswith("100.1"))
+    end = next(i for i in range(first_rule, len(lines)) if re.match(r"^2\. ", lines[i]))
+    page = tmp_path / "chapter1.txt"
+    head = max(i for i in range(first_rule) if re.match(r"^1\. ", lines[i]))
+    page.write_text("\n".join(lines[head:end]).rstrip() + "\n")
+    assert "effective" not in page.read_text()
+    db = tmp_path / "s.sqlite"
+    r = run_cli("ingest", str(EXTRA / "cr-en-2026-01-16.txt"), str(page), db=db)
+    assert r.returncode == 0, r.stderr
+    dating = json.loads(run_cli("align", "--date", "en-chapter1", "--json", db=db).stdout)
+    assert dating["range"] == ["2021-02-15", "2021-02-15"]
+    assert dating["source"]["file"] == "2021-02-24.txt"
+    assert dating["scope"]["chapters"] == ["1"]
