@@ -201,6 +201,15 @@ def archive_english(skip_dates: Iterable[str | None] = ()) -> list[EnglishEditio
     return out
 
 
+def archive_english_of(date: str | None) -> EnglishEdition | None:
+    """The archive's file of the English effective on ``date`` exactly, unread: a dated
+    translation takes it without the whole archive being read for a dating by content."""
+    if not date:
+        return None
+    files = [f for f in archive.manifest().files if f.effective and f.effective.isoformat() == date]
+    return EnglishEdition(files[0].document_name, date, file=files[0]) if files else None
+
+
 def _utf8_if_utf16(raw: bytes) -> bytes:
     """Four files of the archive are UTF-16 (2013-04-29, 2016-08-26, 2016-09-30, 2022-11-18):
     their labels are found in their UTF-8 form."""
