@@ -70,6 +70,17 @@ class AppContext:
         return session_scope(self.engine, write=write)
 
     @contextmanager
+    def read(self):
+        """A read transaction for a report. Reads never write: an alignment the store lacks
+        (or that an older mtgrules made) is computed in memory, and when that took long a
+        note on stderr says which `mtgrules align ... --store` keeps it."""
+        from .align.storage import noting_unstored
+
+        with noting_unstored() as notes, self.session(write=False) as s:
+            yield s
+        _say_unstored(notes)
+
+    @contextmanager
     def reader(self):
         """A read transaction for show and search. A current, non-empty SQLite store is read
         straight through sqlite3 (no SQLAlchemy import: store/sql.py says why); anything
@@ -110,6 +121,32 @@ class AppContext:
             "pairs of editions.",
             err=True,
         )
+
+
+# In-memory alignment beyond this (seconds, in all) is worth a note on how to store it.
+UNSTORED_NOTE_FROM = 1.0
+
+
+def _say_unstored(notes) -> None:
+    seconds = sum(n.seconds for n in notes)
+    if not notes or seconds < UNSTORED_NOTE_FROM:
+        return
+    names = ", ".join(n.what for n in notes[:3]) + (
+        f" and {len(notes) - 3} more" if len(notes) > 3 else ""
+    )
+    if len(notes) == 1 and notes[0].what.startswith("rule "):
+        how = f"mtgrules align {notes[0].what[5:]} --store"
+    elif len(notes) == 1:
+        how = "mtgrules align --editions " + notes[0].what.replace(" -> ", " ") + " --store"
+    else:
+        how = "mtgrules align --store (the pairs of editions readers use)"
+    click.echo(
+        f"note: {names} {'was' if len(notes) == 1 else 'were'} not stored (or were made by "
+        f"another version of mtgrules), so {'it was' if len(notes) == 1 else 'they were'} "
+        f"aligned in memory ({seconds:.1f} s); a read never writes the store. To keep "
+        f"{'it' if len(notes) == 1 else 'them'}: {how}",
+        err=True,
+    )
 
 
 pass_app = click.make_pass_decorator(AppContext)
@@ -339,6 +376,12 @@ def history(app: AppContext, as_json: bool) -> None:
     "editions that share a date or a document whose content agrees weakly; exit 1 if any.",
 )
 @click.option("--refresh", is_flag=True, help="Recompute even if a stored alignment exists.")
+@click.option(
+    "--store",
+    is_flag=True,
+    help="Keep what RULE or --editions A B computes in the store (otherwise nothing is "
+    "written); alone, store every alignment the other commands read, as an ingest does.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @_as_of_option
 @pass_app
@@ -350,15 +393,18 @@ def align(
     learn_terms: bool,
     check: bool,
     refresh: bool,
+    store: bool,
     as_json: bool,
     as_of: int | None,
 ) -> None:
     """Align a rule such as 107.3 across every edition and language, or two whole editions.
 
     Each clause is paired by content (numbers, symbols, game terms, cognates, labels), with
-    a score and the evidence. Examples: mtgrules align 107.3; mtgrules align --editions
-    en-2018-10-05 en-2019-10-04; mtgrules align --date es-page-es-107.3; mtgrules align
-    --check (one line per suspicious stored link, then a summary; exit code 1 if any)
+    a score and the evidence. Nothing is written unless --store is given. Examples:
+    mtgrules align 107.3; mtgrules align --editions en-2018-10-05 en-2019-10-04;
+    mtgrules align --date es-page-es-107.3; mtgrules align --store (the alignments the
+    other commands read); mtgrules align --check (one line per suspicious stored link,
+    then a summary; exit code 1 if any)
     """
     from .align.report import as_jsonable, render, run_align
     from .render import to_json
@@ -366,7 +412,7 @@ def align(
     if check:
         from .errors import QueryError
 
-        if rule or edition_pair or date_of or learn_terms or refresh or as_of is not None:
+        if rule or edition_pair or date_of or learn_terms or refresh or store or as_of is not None:
             raise QueryError("--check takes no rule, edition or other mode: mtgrules align --check")
         from .align.check import check_links, render_check
 
@@ -378,7 +424,8 @@ def align(
             sys.exit(1)
         return
     app.ensure_data()
-    with app.session() as s:
+    # Learning terms stores its proposals; --store keeps the alignment; anything else reads.
+    with app.session() if store or learn_terms else app.read() as s:
         mode, result = run_align(
             s,
             rule=rule,
@@ -387,8 +434,9 @@ def align(
             as_of=as_of,
             refresh=refresh,
             learn_terms=learn_terms,
+            store=store,
         )
-        click.echo(to_json(as_jsonable(mode, result)) if as_json else render(mode, result))
+    click.echo(to_json(as_jsonable(mode, result)) if as_json else render(mode, result))
 
 
 # --- drift, diff, trace and export commands ---
@@ -484,14 +532,14 @@ def drift(
         from .text.labels import parse_rule_label
 
         label = parse_rule_label(rule)
-        with app.session() as s:
+        with app.read() as s:
             report = rule_drift(s, label, reference=reference, language=language, as_of=as_of)
         kind = "rule_drift"
     else:
         from .reports.drift import edition_drift
 
         assert edition is not None
-        with app.session() as s:
+        with app.read() as s:
             report = edition_drift(s, edition, reference=reference, as_of=as_of)
         kind = "edition_drift"
     _emit(kind, report, fmt, output)
@@ -537,7 +585,7 @@ def update(
     from .reports.update import update_report
 
     app.ensure_data()
-    with app.session() as s:
+    with app.read() as s:
         report = update_report(s, translation, to=target, source=source, as_of=as_of)
     _emit("update", report, fmt, output)
     if exit_code and report.has_differences():
@@ -572,7 +620,7 @@ def diff(
 
     label = parse_rule_label(rule) if rule else None
     app.ensure_data()
-    with app.session() as s:
+    with app.read() as s:
         report = edition_diff(s, a, b, rule=label, as_of=as_of)
     _emit("diff", report, fmt, output)
     if exit_code and report.has_differences():
@@ -594,7 +642,7 @@ def trace(app: AppContext, rule: str, fmt: str, output: Path | None, as_of: int 
 
     label = parse_rule_label(rule)
     app.ensure_data()
-    with app.session() as s:
+    with app.read() as s:
         report = trace_clause(s, label, as_of=as_of)
     _emit("trace", report, fmt, output)
 
@@ -632,7 +680,7 @@ def export_tmx(
 
     label = parse_rule_label(rule) if rule else None
     app.ensure_data()
-    with app.session() as s:
+    with app.read() as s:
         units, info = tmx_units(s, source_lang, target_lang, rule=label, as_of=as_of)
     text = write_tmx(units, source_lang)
     if output is None:
@@ -680,7 +728,7 @@ def export_xliff(
     from .reports.xliff import unchanged_memory, write_xliff
 
     app.ensure_data()
-    with app.session() as s:
+    with app.read() as s:
         report = update_report(s, translation, to=target, source=source, as_of=as_of)
     xliff = write_xliff(report)
     memory, pairs = unchanged_memory(report)
@@ -734,7 +782,7 @@ def site(app: AppContext, output: Path, force: bool) -> None:
     progress = (lambda msg: click.echo(msg, err=True)) if sys.stderr.isatty() else None
     # No bundled corpus on an empty store here: a site of editions nobody chose would be a
     # surprise; build_site says what to ingest instead.
-    with app.session() as s:
+    with app.read() as s:
         report = build_site(s, output, force=force, progress=progress)
     click.echo(
         f"Wrote {len(report.written)} of {report.files} files to {output} "

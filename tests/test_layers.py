@@ -67,7 +67,7 @@ ALIGN_LAYERS: dict[str, int] = {
     "evaluate": 50,
     "learning": 50,
     "plan": 51,
-    "report": 51,
+    "report": 52,
     "__init__": 60,
 }
 
