@@ -69,14 +69,15 @@ class Store:
 
     # --- the store ---------------------------------------------------------------------
 
-    def ingest(self, *paths: str | Path):
+    def ingest(self, *paths: str | Path, archive: bool = False):
         """Ingest files or folders (none: the bundled corpus), with the alignments the new
-        editions need, in one transaction; returns an IngestReport."""
+        editions need, in one transaction; returns an IngestReport. ``archive``: the 110
+        English editions packed inside mtgrules too (with no paths: those alone)."""
         from .align.plan import ingest_and_align
         from .ingest import BUNDLED_CORPUS
 
-        targets = [Path(p) for p in paths] or [BUNDLED_CORPUS]
-        return self._write(lambda s: ingest_and_align(s, targets))
+        targets = [Path(p) for p in paths] or ([] if archive else [BUNDLED_CORPUS])
+        return self._write(lambda s: ingest_and_align(s, targets, whole_archive=archive))
 
     def ensure_corpus(self):
         """Ingest the bundled corpus if the store holds no edition yet; the IngestReport or

@@ -187,8 +187,21 @@ def _as_of_option(f):
     help="The language of the rules in these files (BCP 47: de, pt-BR, zh-Hant...), "
     "instead of detecting it.",
 )
+@click.option(
+    "--archive",
+    "whole_archive",
+    is_flag=True,
+    help="Also ingest the English archive packed inside mtgrules: all 110 editions, "
+    "2003-2026 (the whole history, for historians).",
+)
 @pass_app
-def ingest(app: AppContext, paths: tuple[Path, ...], as_json: bool, language: str | None) -> None:
+def ingest(
+    app: AppContext,
+    paths: tuple[Path, ...],
+    as_json: bool,
+    language: str | None,
+    whole_archive: bool,
+) -> None:
     """Parse rules files or folders (default: the bundled corpus/) into the store.
 
     Plain text, PDF (with a text layer), DOCX, Word .doc, RTF, HTML, Markdown and wiki
@@ -197,7 +210,8 @@ def ingest(app: AppContext, paths: tuple[Path, ...], as_json: bool, language: st
     revision, written in one transaction with the alignments its new editions need (each
     translation with its English source, each English edition with the one before it): on
     any error the store is left as it was. Unchanged files are skipped, and pairs already
-    aligned are not aligned again.
+    aligned are not aligned again. A translation whose English the store lacks gets it from
+    the English archive packed inside mtgrules, and the summary says so.
     """
     from collections import Counter
 
@@ -207,24 +221,39 @@ def ingest(app: AppContext, paths: tuple[Path, ...], as_json: bool, language: st
     from .sources.segment import language_tag
 
     tag = language_tag(language) if language is not None else None
-    targets = list(paths) or [BUNDLED_CORPUS]
+    targets = list(paths) or ([] if whole_archive else [BUNDLED_CORPUS])
     show_progress = sys.stderr.isatty() and not as_json
-    bars: list = []
+    bars: dict[str, object] = {}
+
+    def bar(label: str, total: int):
+        key = f"{label}/{total}"
+        if key not in bars:
+            for other in bars.values():
+                other.__exit__(None, None, None)  # type: ignore[attr-defined]
+            bars.clear()
+            bars[key] = click.progressbar(length=total, label=label, file=sys.stderr)
+            bars[key].__enter__()  # type: ignore[attr-defined]
+        return bars[key]
 
     def tick(path: Path, done: int, total: int) -> None:
-        if not bars:
-            bars.append(click.progressbar(length=total, label="Ingesting", file=sys.stderr))
-            bars[0].__enter__()
-        bars[0].update(1, path.name)
+        bar("Ingesting", total).update(1, path.name)  # type: ignore[attr-defined]
+
+    def tick_pair(planned, done: int, total: int) -> None:
+        bar("Aligning", total).update(1, f"{planned.a.slug} {planned.b.slug}")  # type: ignore[attr-defined]
 
     try:
         with app.session() as s:
             report = ingest_and_align(
-                s, targets, on_file=tick if show_progress else None, language=tag
+                s,
+                targets,
+                on_file=tick if show_progress else None,
+                on_pair=tick_pair if show_progress else None,
+                language=tag,
+                whole_archive=whole_archive,
             )
     finally:
-        if bars:
-            bars[0].__exit__(None, None, None)
+        for other in bars.values():
+            other.__exit__(None, None, None)  # type: ignore[attr-defined]
     if as_json:
         click.echo(to_json(report.as_json()))
         return

@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from . import __version__
+from . import __version__, archive
 from .errors import InputError, NotRulesError
 from .model import ParsedDocument, ParsedEdition
 from .record import OPTIONAL, Record
@@ -79,6 +79,19 @@ class IngestReport(Record):
     # What the aligner stored for the new editions (align.plan.AlignmentUpdate), when the
     # ingest was asked to align (the command line and the Python API do).
     alignments: Any = None
+    # Files of the packed English archive this ingest took because translations needed
+    # them: {"file", "date", "for": [translation slugs]}.
+    from_archive: list[dict[str, Any]] = field(default_factory=list)
+
+    def merge(self, more: IngestReport) -> None:
+        """Add what a second pass of the same ingest (into the same revision) did."""
+        if more.revision_id is not None:
+            self.revision_id = more.revision_id
+        self.files += more.files
+        self.skipped += more.skipped
+        self.editions_added += more.editions_added
+        self.clauses_added += more.clauses_added
+        self.flags.update(more.flags)
 
     @property
     def changed(self) -> bool:
@@ -98,16 +111,20 @@ class IngestReport(Record):
             "files": [f.as_json() for f in self.files],
             "skipped": [f.as_json() for f in self.skipped],
             **({"alignments": self.alignments.as_json()} if self.alignments is not None else {}),
+            **({"from_archive": self.from_archive} if self.from_archive else {}),
         }
 
 
 @dataclass
 class Source:
-    """A file to ingest: named by the user (``named``) or found in a folder."""
+    """A file to ingest: named by the user (``named``) or found in a folder; or, with
+    ``data``, bytes that come from no file on disk (a file of the packed English archive,
+    mtgrules/archive.py), ``path`` then saying where they were read from."""
 
     path: Path
     meta: dict
     named: bool
+    data: bytes | None = None
 
 
 def collect_sources(paths: Iterable[Path]) -> tuple[list[Source], list[Skipped]]:
@@ -143,6 +160,23 @@ def collect_sources(paths: Iterable[Path]) -> tuple[list[Source], list[Skipped]]
                 "RTF, web or wiki pages)."
             )
     return found, skipped
+
+
+def archive_sources(files: Iterable[archive.ArchiveFile]) -> list[Source]:
+    """Files of the packed English archive as sources to ingest, their bytes checked against
+    the manifest. Each is named ``cr-archive/NAME`` in the store, so that a user's own file of
+    the same name (another text) is never taken for a new version of it."""
+    files = list(files)
+    data = archive.read_files(f.name for f in files)
+    return [
+        Source(
+            f.path,
+            {"name": f.document_name, "origin": archive.ORIGIN},
+            named=True,
+            data=data[f.name],
+        )
+        for f in files
+    ]
 
 
 def _not_a_source(path: Path) -> str | None:
@@ -200,18 +234,26 @@ def ingest_paths(
     *,
     on_file: Callable[[Path, int, int], None] | None = None,
     language: str | None = None,
+    extra: Iterable[Source] = (),
+    revision_id: int | None = None,
 ) -> IngestReport:
     """Parse every file first (bad input raises before anything is written), then write one
     revision. The caller's transaction makes the write all or nothing. ``language`` (a
-    user's --lang, checked with segment.language_tag) replaces language detection."""
-    sources, skipped = collect_sources(paths)
+    user's --lang, checked with segment.language_tag) replaces language detection.
+    ``extra``: sources given as bytes (files of the packed English archive), ingested after
+    ``paths``; ``revision_id``: add to that revision of this transaction instead of a new one
+    (the English a translation needs, taken from the archive by the same ingest)."""
+    sources, skipped = collect_sources(paths) if paths else ([], [])
+    sources += list(extra)
+    if not sources:
+        return IngestReport(revision_id=None)
     known = set(session.scalars(select(Document.sha256)))
     report = IngestReport(revision_id=None, skipped=skipped)
     outcomes: dict[int, FileOutcome] = {}
     parsed: list[tuple[int, ParsedDocument]] = []
     for done, src in enumerate(sources, start=1):
         try:
-            data = read_bytes(src.path)
+            data = src.data if src.data is not None else read_bytes(src.path)
             if on_file:
                 on_file(src.path, done, len(sources))
             sha256 = hashlib.sha256(data).hexdigest()
@@ -247,11 +289,13 @@ def ingest_paths(
         report.files = [outcomes[k] for k in sorted(outcomes)]
         return report
 
-    revision = Revision(
-        created_at=dt.datetime.now(dt.UTC), tool_version=__version__, files=[], summary={}
-    )
-    session.add(revision)
-    session.flush()
+    revision = session.get(Revision, revision_id) if revision_id is not None else None
+    if revision is None:
+        revision = Revision(
+            created_at=dt.datetime.now(dt.UTC), tool_version=__version__, files=[], summary={}
+        )
+        session.add(revision)
+        session.flush()
     report.revision_id = revision.id
     live = _LiveEditions(session)
     # One edition in several formats in one ingest: the plain-text and markup files are
@@ -260,14 +304,18 @@ def ingest_paths(
     for done, doc in sorted(parsed, key=lambda p: p[1].decoded.format in MARKUP_OR_TEXT):
         outcomes[done] = _write_document(session, revision, doc, live, report)
     report.files = [outcomes[k] for k in sorted(outcomes)]
+    # A revision this ingest already wrote (revision_id) gains these files and counts.
+    before = revision.summary or {}
     revision.files = [
-        {"path": f.path, "sha256": f.sha256, "status": f.status} for f in report.files
+        *(revision.files or []),
+        *({"path": f.path, "sha256": f.sha256, "status": f.status} for f in report.files),
     ]
     revision.summary = {
-        "editions_added": report.editions_added,
-        "clauses_added": report.clauses_added,
-        "flags": dict(report.flags),
-        "files_changed": sum(1 for f in report.files if f.status != "unchanged"),
+        "editions_added": before.get("editions_added", 0) + report.editions_added,
+        "clauses_added": before.get("clauses_added", 0) + report.clauses_added,
+        "flags": dict(Counter(before.get("flags", {})) + report.flags),
+        "files_changed": before.get("files_changed", 0)
+        + sum(1 for f in report.files if f.status != "unchanged"),
     }
     return report
 

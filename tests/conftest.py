@@ -33,6 +33,19 @@ CORPUS = BUNDLED_CORPUS
 SEEDS = CORPUS / "seeds"
 EXTRA = CORPUS / "corpus-extra"
 
+
+def _shared() -> Path:
+    """The machine's shared data (cr-archive/, translations/): ../shared beside the checkout,
+    or beside one of its parents (a worktree sits a level deeper)."""
+    for base in ROOT.parents:
+        if (base / "shared" / "translations").is_dir():
+            return base / "shared"
+    return ROOT.parent / "shared"
+
+
+SHARED = _shared()
+TRANSLATIONS = SHARED / "translations"
+
 PG_URL = os.environ.get("MTGRULES_TEST_PG") or None
 ON_PG = PG_URL is not None
 

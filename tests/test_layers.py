@@ -25,6 +25,7 @@ LAYERS: dict[str, int] = {
     "model": 2,
     "render": 2,
     "sources": 3,
+    "archive": 3,
     "store": 3,
     "ingest": 4,
     "termbase": 4,

@@ -21,7 +21,7 @@ import pytest
 from mtgrules.reports.drift import edition_drift
 from mtgrules.reports.update import update_report
 
-from .conftest import EXTRA, run_cli, table_counts
+from .conftest import EXTRA, TRANSLATIONS, run_cli, table_counts
 
 XLIFF_NS = "{urn:oasis:names:tc:xliff:document:1.2}"
 
@@ -139,9 +139,10 @@ def test_a_page_is_updated_on_the_rules_it_covers(corpus_session):
     assert "107.3n" in {m.label for m in report.missing}
 
 
-def test_without_its_source_english_the_nearest_is_used_and_said(tmp_path):
-    """zh-Hans-2023-11-17 in a store without en-2023-11-17: the report says which English it
-    used instead, and why."""
+def test_without_its_source_english_the_archive_gives_it(tmp_path):
+    """zh-Hans-2023-11-17 in a store without en-2023-11-17: ingest takes that English from the
+    archive packed inside mtgrules (and says so), and the report reads the translation
+    against the English of its own date."""
     db = tmp_path / "nosource.sqlite"
     files = [
         EXTRA / f
@@ -152,13 +153,32 @@ def test_without_its_source_english_the_nearest_is_used_and_said(tmp_path):
             "cr-en-2026-01-16.txt",
         )
     ]
-    assert run_cli("ingest", *map(str, files), db=db).returncode == 0
+    ingest = run_cli("ingest", *map(str, files), db=db)
+    assert ingest.returncode == 0, ingest.stderr
+    assert "2023-11-17.txt: taken from the packed English archive" in ingest.stdout
     proc = run_cli("update", "zh-Hans-2023-11-17", "--format", "json", db=db)
     assert proc.returncode == 0, proc.stderr
     source = json.loads(proc.stdout)["source"]
+    assert (source["how"], source["slug"]) == ("same-date", "en-2023-11-17")
+    assert source["source"] == "cr-archive/2023-11-17.txt"
+
+
+@pytest.mark.skipif(
+    not (TRANSLATIONS / "zh-Hans-2026-02-27.helium.txt").exists(),
+    reason="needs ../shared/translations",
+)
+def test_without_its_english_anywhere_the_nearest_is_used_and_said(tmp_path):
+    """zh-Hans-2026-02-27, newer than every English the store and the archive hold: the
+    report says which English it used instead, and why."""
+    db = tmp_path / "nosource.sqlite"
+    files = [TRANSLATIONS / "zh-Hans-2026-02-27.helium.txt", EXTRA / "cr-en-2026-01-16.txt"]
+    assert run_cli("ingest", *map(str, files), db=db).returncode == 0
+    proc = run_cli("update", "zh-Hans-2026-02-27", "--format", "json", db=db)
+    assert proc.returncode == 0, proc.stderr
+    source = json.loads(proc.stdout)["source"]
     assert source["how"] == "best-fit"
-    assert "no English edition of 2023-11-17" in source["why"]
-    assert source["slug"] in ("en-2022-11-18", "en-2025-11-14")
+    assert "no English edition of 2026-02-27" in source["why"]
+    assert source["slug"] == "en-2026-01-16"
 
 
 # (arguments, exit code, what the one stderr line says)

@@ -38,13 +38,19 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from ..errors import NotFoundError
-from ..ingest import IngestReport, ingest_paths
+from ..ingest import IngestReport, archive_sources, ingest_paths
 from ..record import Record
 from ..store.queries import EditionInfo, list_editions
+from ..store.search_index import refresh_lineages
 from ..text.language import is_english
 from .edition import ClauseCache, compute_edition_alignment
 from .model import EditionAlignment
-from .reference import find_source, followed_english, is_official_english
+from .reference import (
+    find_source,
+    followed_english,
+    is_official_english,
+    missing_same_date_english,
+)
 from .storage import (
     StoredAlignment,
     delete_alignments,
@@ -268,13 +274,59 @@ def ingest_and_align(
     on_file: Callable[[Path, int, int], None] | None = None,
     on_pair: Callable[[Planned, int, int], None] | None = None,
     language: str | None = None,
+    whole_archive: bool = False,
 ) -> IngestReport:
     """Ingest, then store the alignments the new editions need, in the same transaction.
-    ``language``: a user's --lang, as ingest_paths takes it."""
+    ``language``: a user's --lang, as ingest_paths takes it. ``whole_archive``: the packed
+    English archive's 110 editions too (``mtgrules ingest --archive``).
+
+    A translation whose English the store lacks gets it from the packed archive in the same
+    revision (report.from_archive says which and why)."""
+    from .. import archive
+
     with paused_gc():
-        report = ingest_paths(session, paths, on_file=on_file, language=language)
+        extra = archive_sources(archive.manifest().files) if whole_archive else []
+        report = ingest_paths(session, list(paths), on_file=on_file, language=language, extra=extra)
+        _take_english_from_archive(session, report, on_file)
         report.alignments = update_alignments(session, on_pair=on_pair)
+        # Search's lineages follow the links just stored (store/search_index.py).
+        refresh_lineages(session.connection())
     return report
+
+
+def _take_english_from_archive(
+    session: Session, report: IngestReport, on_file: Callable[[Path, int, int], None] | None
+) -> None:
+    """Ingest, into the revision just written, the files of the packed English archive that
+    the store's translations were made from and the store lacks."""
+    from .. import archive
+
+    manifest = archive.manifest()
+    needed: dict[str, tuple[archive.ArchiveFile, list[EditionInfo]]] = {}
+    for date, translations in missing_same_date_english(list_editions(session)).items():
+        for f in manifest.effective_on(date)[:1]:
+            needed[f.name] = (f, translations)
+    if not needed:
+        return
+    files = [f for f, _ in needed.values()]
+    more = ingest_paths(
+        session, [], on_file=on_file, extra=archive_sources(files), revision_id=report.revision_id
+    )
+    for outcome in more.files:
+        f, translations = needed[Path(outcome.path).name]
+        names = ", ".join(t.slug for t in translations)
+        outcome.note = (
+            f"taken from the packed English archive: the English of {f.effective}, "
+            f"which {names} {'was' if len(translations) == 1 else 'were'} made from"
+        )
+        report.from_archive.append(
+            {
+                "file": f.name,
+                "date": f.effective.isoformat() if f.effective else None,
+                "for": [t.slug for t in translations],
+            }
+        )
+    report.merge(more)
 
 
 @contextmanager

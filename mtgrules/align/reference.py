@@ -50,6 +50,18 @@ def followed_english(
     return fallback
 
 
+def missing_same_date_english(infos: Sequence[EditionInfo]) -> dict[str, list[EditionInfo]]:
+    """The dates of translations whose English (of their document or of their date) the store
+    lacks, with those translations: the English to look for in the packed archive."""
+    out: dict[str, list[EditionInfo]] = {}
+    for info in infos:
+        if is_english(info.language) or info.date is None:
+            continue
+        if followed_english(info, infos, None) is None:
+            out.setdefault(info.date, []).append(info)
+    return out
+
+
 @dataclass
 class SourceChoice(Record):
     """The English edition a translation follows: ``how`` is same-document (a bilingual

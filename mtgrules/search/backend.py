@@ -16,9 +16,11 @@ from ..errors import QueryError
 from ..store.search_index import (
     FTS_TABLE,
     GROUP_TABLE,
+    LINEAGE_TABLE,
     MEMBER_TABLE,
     PG_TABLE,
     VOCAB_TABLE,
+    WORD_TABLE,
     group_key,
 )
 from ..store.sql import dialect_of, fetch, in_list, scalar, store_url
@@ -289,3 +291,117 @@ def rule_groups(
         ids.append(cid)
         eds.append(eid)
     return [(k[0], ids, eds) for k, (ids, eds) in grouped.items()]
+
+
+def word_rows(db: Any, words: Sequence[str]) -> list[tuple[str, str, str, int]]:
+    """(word, language, lemma, texts holding it) for each of ``words`` the store's
+    vocabulary knows (store/search_index.py), in every language that has it."""
+    wanted = sorted({w for w in words if w})
+    if not wanted:
+        return []
+    params = {f"w{i}": w for i, w in enumerate(wanted)}
+    rows = fetch(
+        db,
+        f"SELECT word, language, lemma, docs FROM {WORD_TABLE} "
+        f"WHERE word IN ({', '.join(':' + k for k in params)})",
+        params,
+        plain=True,
+    )
+    return [(w, lang, lemma, int(n)) for w, lang, lemma, n in rows]
+
+
+def group_lemmas(db: Any, group_ids: Iterable[int]) -> dict[int, list[str]]:
+    """Each group's lemmas, one per token of its text (store/search_index.text_words)."""
+    ids = sorted(set(group_ids))
+    out: dict[int, list[str]] = {}
+    for i in range(0, len(ids), 900):
+        rows = fetch(
+            db,
+            f"SELECT id, lemmas FROM {GROUP_TABLE} WHERE id IN ({in_list(ids[i : i + 900])})",
+            plain=True,
+        )
+        out.update((gid, (lem or "").split(" ") if lem else []) for gid, lem in rows)
+    return out
+
+
+def lineage_heads(db: Any, clause_ids: Iterable[int]) -> dict[int, int]:
+    """The head (the clause of the newest edition it became, search_lineage) of each of
+    these clauses that the stored alignments follow; clauses they do not are left out."""
+    ids = sorted(set(clause_ids))
+    out: dict[int, int] = {}
+    for i in range(0, len(ids), 900):
+        rows = fetch(
+            db,
+            f"SELECT clause_id, head FROM {LINEAGE_TABLE} "
+            f"WHERE clause_id IN ({in_list(ids[i : i + 900])})",
+            plain=True,
+        )
+        out.update((int(c), int(h)) for c, h in rows)
+    return out
+
+
+def lineage_members(db: Any, heads: Iterable[int]) -> dict[int, list[tuple[int, int]]]:
+    """Every (edition id, clause id) of each lineage, by head (the head itself included)."""
+    ids = sorted(set(heads))
+    out: dict[int, list[tuple[int, int]]] = {h: [] for h in ids}
+    for i in range(0, len(ids), 900):
+        rows = fetch(
+            db,
+            f"SELECT head, edition_id, clause_id FROM {LINEAGE_TABLE} "
+            f"WHERE head IN ({in_list(ids[i : i + 900])})",
+            plain=True,
+        )
+        for h, e, c in rows:
+            out[int(h)].append((int(e), int(c)))
+    return out
+
+
+def groups_in_editions(db: Any, group_ids: Iterable[int], edition_ids: Iterable[int]) -> set[int]:
+    """Those of ``group_ids`` whose text some clause of ``edition_ids`` holds."""
+    ids, eds = sorted(set(group_ids)), sorted(set(edition_ids))
+    if not ids or not eds:
+        return set()
+    out: set[int] = set()
+    for i in range(0, len(ids), 900):
+        rows = fetch(
+            db,
+            f"SELECT DISTINCT group_id FROM {MEMBER_TABLE} WHERE group_id IN "
+            f"({in_list(ids[i : i + 900])}) AND edition_id IN ({in_list(eds)})",
+            plain=True,
+        )
+        out.update(int(g) for (g,) in rows)
+    return out
+
+
+def clause_editions(db: Any, clause_ids: Iterable[int]) -> dict[int, int]:
+    """The edition of each of these clauses."""
+    ids = sorted(set(clause_ids))
+    if not ids:
+        return {}
+    rows = fetch(db, f"SELECT id, edition_id FROM clause WHERE id IN ({in_list(ids)})", plain=True)
+    return {int(c): int(e) for c, e in rows}
+
+
+def clauses_under(db: Any, pairs: Sequence[tuple[int, str]], first: int) -> list[Any]:
+    """The first ``first`` rules under each (edition id, label) pair, in document order
+    (405 -> 405.1, 405.2, 405.3; 702.19 -> 702.19a, 702.19b, 702.19c)."""
+    wanted = {(e, lab) for e, lab in pairs if lab}
+    if not wanted:
+        return []
+    labels = sorted({lab for _e, lab in wanted})
+    editions = sorted({e for e, _lab in wanted})
+    params = {f"l{i}": lab for i, lab in enumerate(labels)}
+    rows = fetch(
+        db,
+        "SELECT id, edition_id, kind, label, parent, term, norm, raw, position FROM clause "
+        f"WHERE parent IN ({', '.join(':' + k for k in params)}) AND kind = 'rule' "
+        f"AND edition_id IN ({in_list(editions)}) ORDER BY edition_id, position",
+        params,
+    )
+    out, taken = [], {}
+    for r in rows:
+        key = (r.edition_id, r.parent)
+        if key in wanted and taken.get(key, 0) < first:
+            taken[key] = taken.get(key, 0) + 1
+            out.append(r)
+    return out

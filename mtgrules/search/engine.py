@@ -23,14 +23,19 @@ from ..termbase import Termbase, load_termbase
 from ..text.detect import spelled_languages
 from ..text.fold import fold_words
 from ..text.labels import match_rule_query
-from ..text.language import language_order, same_language, same_tag
+from ..text.language import base_language, language_order, same_language, same_tag
 from .backend import (
     Group,
+    clause_editions,
     clauses_labelled,
+    clauses_under,
     document_count,
     glossary_groups,
+    group_lemmas,
     group_rows,
+    groups_in_editions,
     groups_of_clauses,
+    lineage_heads,
     load_clauses,
     load_members,
     load_texts,
@@ -38,6 +43,7 @@ from .backend import (
     rule_groups,
     sample_clauses,
     total_documents,
+    word_rows,
 )
 from .crosslang import attach_aligned, concordant_groups
 from .fuzzy import corrections
@@ -45,6 +51,8 @@ from .hits import Ranked, attach_labels, lineages, make_hits, newest_member
 from .query import (
     DEFAULT_LIMIT,
     MAX_LIMIT,
+    QUESTION_WORDS,
+    STOP_WORDS,
     Expr,
     ParsedQuery,
     Term,
@@ -67,6 +75,8 @@ FEW = 3
 WORDINGS = 3
 # The candidates whose words are examined (phrase, nearness) per expression, best first.
 EXAMINED = 60
+# The subrules of a defining rule that stand beside it (405.1-405.3 under 405 Stack).
+FIRST = 3
 
 
 @dataclass
@@ -88,7 +98,10 @@ class _Plan:
 class _Candidate:
     group: Group
     tier: int = 2
-    scores: dict[str, float] = field(default_factory=dict)  # per expression: and, or, phrase
+    scores: dict[str, float] = field(default_factory=dict)
+    sub: bool = (
+        False  # joined as a defining rule's first subrule  # per expression: and, or, phrase
+    )
 
 
 def search(
@@ -118,7 +131,11 @@ def search(
     parsed = parse_query(query)
     termbase = load_termbase(session)
     term_languages, translations = _translations(termbase, query)
-    preferred = _preferred(query, language, term_languages)
+    vocab = word_rows(
+        session, [*parsed.words, *parsed.tokens, *(a for t in parsed.terms for a in t.alts)]
+    )
+    preferred = _preferred(query, language, term_languages, vocab)
+    parsed = _with_lemmas(parsed, vocab, preferred)
     plan = _Plan(
         session,
         kinds,
@@ -191,8 +208,24 @@ def search(
             if r.group.id in newest:
                 r.clause = rows[newest[r.group.id][1]]
         attach_labels(session, [r for r in batch if r.group.id in newest])
+        found = lineage_heads(session, [r.clause.id for r in batch if r.group.id in newest])
+        for r in batch:
+            if r.group.id in newest:
+                r.head = found.get(r.clause.id)
 
-    hits = make_hits(session, lineages(ranked, limit, load), by_id, highlight)
+    today = newest_editions(plan)
+
+    def current_heads(heads: set[int]) -> set[int]:
+        return {h for h, e in clause_editions(session, heads).items() if e in today}
+
+    hits = make_hits(
+        session,
+        lineages(ranked, limit, load, current_heads),
+        by_id,
+        highlight,
+        plan.allowed,
+        today,
+    )
     if aligned:
         attach_aligned(session, hits, alive, termbase)
     return SearchResult(
@@ -214,12 +247,65 @@ def _translations(termbase: Termbase, query: str) -> tuple[list[str], dict[str, 
     return languages, out
 
 
-def _preferred(query: str, language: str | None, term_languages: list[str]) -> list[str]:
+def _preferred(
+    query: str,
+    language: str | None,
+    term_languages: list[str],
+    vocab: list[tuple[str, str, str, int]],
+) -> list[str]:
     """The query's languages: --lang; else what its spelling shows (maná, coût, 堆疊); else
-    what the termbase says it is a term of (pile: French); else English."""
+    what the store's own words show (a word that only the French texts hold is French:
+    "valeur de X"); else what the termbase says it is a term of (pile: French); else
+    English."""
     if language:
         return [language]
-    return spelled_languages(query) or term_languages or ["en"]
+    return spelled_languages(query) or vocabulary_language(vocab) or term_languages or ["en"]
+
+
+def vocabulary_language(vocab: list[tuple[str, str, str, int]]) -> list[str]:
+    """The one language whose texts alone hold some of the query's words, when no other
+    language's texts alone hold any ("valeur": French only; "de" and "X": everywhere)."""
+    where: dict[str, set[str]] = {}
+    for word, lang, _lemma, docs in vocab:
+        if docs > 0:
+            where.setdefault(word, set()).add(base_language(lang))
+    owned: dict[str, int] = {}
+    for langs in where.values():
+        if len(langs) == 1:
+            (only,) = langs
+            owned[only] = owned.get(only, 0) + 1
+    if len(owned) != 1:
+        return []
+    (lang,) = owned
+    tags = sorted({t for _w, t, _l, d in vocab if d > 0 and base_language(t) == lang})
+    return tags[:1] if len(tags) == 1 else [lang]
+
+
+def _with_lemmas(
+    parsed: ParsedQuery, vocab: list[tuple[str, str, str, int]], preferred: list[str]
+) -> ParsedQuery:
+    """The query's terms and phrase with their lemmas, read from the store's vocabulary in
+    the query's language (any language holding the word when that one does not)."""
+    by_word: dict[str, dict[str, str]] = {}
+    for word, lang, lemma, _docs in vocab:
+        by_word.setdefault(word, {})[lang] = lemma
+
+    def lemmas_of(word: str) -> list[str]:
+        langs = by_word.get(word, {})
+        mine = [lm for lang, lm in langs.items() if any(same_language(lang, p) for p in preferred)]
+        return sorted(set(mine or langs.values()))
+
+    terms = []
+    for t in parsed.terms:
+        if t.han:
+            terms.append(t)
+            continue
+        found = {lm for a in t.alts for lm in lemmas_of(a)}
+        # The typed form too: "creatures" is stemmed to "creature" for the prefix match.
+        found |= {lm for w in parsed.words if stem(w) in t.alts for lm in lemmas_of(w)}
+        terms.append(Term(t.alts, tuple(sorted(found))))
+    lemmas = [(lemmas_of(tok) or [tok])[0] for tok in parsed.tokens]
+    return ParsedQuery(parsed.text, parsed.words, terms, parsed.tokens, lemmas)
 
 
 def _df(db: Any, term: Term, cache: dict[Term, int]) -> int:
@@ -254,7 +340,30 @@ def _glossary_keys(parsed: ParsedQuery, fixes: dict[str, list[str]]) -> list[str
     words = [fixes[w][0] if w in fixes else w for w in parsed.words]
     singular = [_singular(w) for w in words]
     variants = {" ".join(words), " ".join(singular), " ".join([*words[:-1], singular[-1]])}
+    # By lemmas too: "sacrificed" is the entry Sacrifice, "layers" the entry Layer.
+    if parsed.lemmas and len(parsed.lemmas) == len(parsed.tokens) and not fixes:
+        variants.add(" ".join(parsed.lemmas))
+        variants.add(" ".join([*parsed.tokens[:-1], parsed.lemmas[-1]]))
     return sorted({term_key(v) for v in variants if v})
+
+
+def _contained_keys(parsed: ParsedQuery) -> list[str]:
+    """Glossary terms of two words or more that a longer query holds, as it typed them or
+    by their lemmas ("poison counters" in a question about losing)."""
+    out: set[str] = set()
+    forms = [parsed.tokens]
+    if parsed.lemmas and parsed.lemmas != parsed.tokens:
+        forms.append(parsed.lemmas)
+    for words in forms:
+        n = len(words)
+        for size in range(2, min(n, 5)):
+            for i in range(n - size + 1):
+                piece = words[i : i + size]
+                if piece[0] in STOP_WORDS or piece[-1] in STOP_WORDS:
+                    continue
+                out.add(term_key(" ".join(piece)))
+                out.add(term_key(" ".join([*piece[:-1], _singular(piece[-1])])))
+    return sorted(k for k in out if k)
 
 
 def _singular(word: str) -> str:
@@ -327,10 +436,23 @@ def _rank(
         for g in glossary_groups(db, _glossary_keys(parsed, fixes), None)
         if plan.languages is None or g.language in plan.languages
     ]
+    # A glossary term the query holds among other words ("how many *poison counters* to
+    # lose"): its entry and the rules it points to stand with the defining rules.
+    exact_ids = {g.id for g in exact}
+    within = [
+        g
+        for g in glossary_groups(db, _contained_keys(parsed), None)
+        if g.id not in exact_ids and (plan.languages is None or g.language in plan.languages)
+    ]
     shown = not plan.kinds or "glossary" in plan.kinds
     for g in exact:
         if shown:
             pool.setdefault(g.id, _Candidate(g)).tier = 0
+    for g in within:
+        if shown:
+            c = pool.setdefault(g.id, _Candidate(g))
+            c.tier = min(c.tier, 1)
+    exact = exact + within
     examined = {gid for ids in order.values() for gid in ids}
     examined |= {gid for gid, c in pool.items() if c.tier < 2}
     if plan.restricted:
@@ -367,21 +489,57 @@ def _rank(
     samples = sample_clauses(db, [c.group.id for c in live])
     clauses = load_texts(db, samples.values())
     live = [c for c in live if c.group.id in samples]
+    lemma_rows = group_lemmas(db, [c.group.id for c in live])
+    # A section head or keyword rule whose title is the query's words ("stack": 405 Stack;
+    # "declaring attackers": 508 Declare Attackers Step) is where the query is defined.
+    titles = _naming_titles(parsed, terms, live, samples, clauses, lemma_rows)
+    if titles:
+        for c in titles:
+            c.tier = min(c.tier, 1)
+        heads = load_clauses(db, [samples[c.group.id] for c in titles])
+        load_members(db, [c.group for c in titles], plan.allowed)
+        wanted = [
+            (e, heads[samples[c.group.id]].label)
+            for c in titles
+            for e, _cid in c.group.members
+            if heads[samples[c.group.id]].label
+        ]
+        more = clauses_labelled(db, wanted)
+        before = set(examined)
+        if more:
+            _add_as_defining(plan, pool, examined, more)
+        fresh = [pool[g] for g in examined - before]
+        if fresh:
+            more_samples = sample_clauses(db, [c.group.id for c in fresh])
+            samples.update(more_samples)
+            clauses.update(load_texts(db, more_samples.values()))
+            lemma_rows.update(group_lemmas(db, list(more_samples)))
+            live += [c for c in fresh if c.group.id in more_samples]
     total = max(total_documents(db), 1)
     weights = [rarity(_df(db, t, dfs), total) for t in terms]
     qtokens = [stem(t) for t in parsed.tokens]
+    qlemmas = parsed.lemmas or qtokens
+    current = groups_in_editions(db, [c.group.id for c in live], newest_editions(plan))
     searched = {a for t in terms for a in t.alts}
     searched |= {ch for t in terms if t.han for a in t.alts for ch in a}
     searched_count = max(sum(1 for t in qtokens if t in searched), 1)
+    lemma_searched = {lm for t in terms for lm in t.lemmas} | searched
     script = _script(plan)
     out = []
     for c in live:
         row = clauses[samples[c.group.id]]
         tokens = index_tokens(" ".join(p for p in (row.term, row.norm) if p))
+        lemmas = lemma_rows.get(c.group.id) or []
+        if len(lemmas) != len(tokens):
+            lemmas = tokens
         joined = "".join(tokens)
-        held = [term_in(t, tokens, joined) for t in terms]
+        held = [term_in(t, tokens, joined, lemmas) for t in terms]
         coverage = sum(w for w, h in zip(weights, held, strict=True) if h) / sum(weights)
-        in_phrase = has_phrase(parsed.tokens, tokens) if len(parsed.tokens) > 1 else all(held)
+        in_phrase = (
+            has_phrase(parsed.tokens, tokens) or has_phrase(qlemmas, lemmas, exact=True)
+            if len(parsed.tokens) > 1
+            else all(held)
+        )
         bm25 = c.scores.get("phrase") if in_phrase and "phrase" in c.scores else None
         if bm25 is None:
             bm25 = c.scores.get("and", c.scores.get("or", 0.0))
@@ -390,7 +548,7 @@ def _rank(
             tier=c.tier,
             coverage=coverage,
             phrase=in_phrase,
-            near=nearness(terms, tokens) if len(terms) > 1 else float(all(held)),
+            near=nearness(terms, tokens, lemmas) if len(terms) > 1 else float(all(held)),
             concordance=c.group.id in concordant,
             bm25=max(bm25, 0.0),
             script=script is None
@@ -398,13 +556,80 @@ def _rank(
             or c.group.language == script,
             official=c.group.kind != "commentary",
             run=(
-                min(longest_run(qtokens, searched, tokens) / searched_count, 1.0)
+                min(
+                    max(
+                        longest_run(qtokens, searched, tokens),
+                        longest_run(qlemmas, lemma_searched, lemmas),
+                    )
+                    / searched_count,
+                    1.0,
+                )
                 if len(qtokens) > 1
                 else float(all(held))
             ),
+            current=c.group.id in current,
+            sub=c.sub and c.tier == 1,
         )
         out.append(Ranked(c.group, features, row, tokens, fuzzy))
     out.sort(key=lambda r: (r.features.key(), r.group.id))
+    return out
+
+
+def newest_editions(plan: _Plan) -> set[int]:
+    """The editions whose texts are today's: per language, the newest dated edition searched
+    of each kind (rules, glossary); a language with no dated edition (a scraped page) has
+    only its undated ones. A text elsewhere is an older wording."""
+    best: dict[tuple[str, str], tuple[str, int]] = {}
+    undated: dict[str, list[int]] = {}
+    for eid in plan.allowed:
+        e = plan.by_id[eid]
+        if e.date:
+            key = (e.language, e.kind)
+            if key not in best or (e.date, eid) > best[key]:
+                best[key] = (e.date, eid)
+        else:
+            undated.setdefault(e.language, []).append(eid)
+    dated = {lang for lang, _k in best}
+    out = {eid for _d, eid in best.values()}
+    for lang, ids in undated.items():
+        if lang not in dated:
+            out |= set(ids)
+    return out
+
+
+def _naming_titles(
+    parsed: ParsedQuery,
+    terms: list[Term],
+    live: list[_Candidate],
+    samples: dict[int, int],
+    clauses: dict[int, Any],
+    lemma_rows: dict[int, list[str]],
+) -> list[_Candidate]:
+    """Headings and keyword rules (a title only: "702.19 Trample") whose words, by lemma,
+    are the query's searched words, give or take one ("Step", "The")."""
+    wanted: list[set[str]] = [{*t.alts, *t.lemmas} for t in terms if not t.han]
+    if not wanted or len(wanted) != len(terms) or len(wanted) > 4:
+        return []
+    out = []
+    for c in live:
+        if c.group.kind not in ("heading", "rule") or c.group.language is None:
+            continue
+        row = clauses[samples[c.group.id]]
+        tokens = index_tokens(row.norm)
+        if not tokens or len(tokens) > len(wanted) + 2:
+            continue
+        lemmas = lemma_rows.get(c.group.id) or tokens
+        if len(lemmas) != len(tokens):
+            lemmas = tokens
+        words = [
+            (t, lm)
+            for t, lm in zip(tokens, lemmas, strict=True)
+            if t not in STOP_WORDS and t not in QUESTION_WORDS
+        ]
+        covered = all(any(t in w or lm in w for t, lm in words) for w in wanted)
+        extra = sum(1 for t, lm in words if not any(t in w or lm in w for w in wanted))
+        if covered and extra <= 1 and (extra == 0 or len(wanted) > 1):
+            out.append(c)
     return out
 
 
@@ -447,9 +672,24 @@ def _add_defining_rules(
     clauses = clauses_labelled(db, wanted)
     if not clauses:
         return
+    _add_as_defining(plan, pool, examined, clauses)
+
+
+def _add_as_defining(
+    plan: _Plan, pool: dict[int, _Candidate], examined: set[int], clauses: list[Any]
+) -> None:
+    """These rules define the query's term: they and their first subrules (a section head
+    says only its title: 405 "Stack"; 405.1 and 405.2 say what the stack is) join the
+    second tier."""
+    db = plan.db
+    subrules = clauses_under(db, [(c.edition_id, c.label) for c in clauses], FIRST)
     languages = {e.id: e.language for e in plan.by_id.values()}
-    found = groups_of_clauses(db, clauses, languages)
+    named = {g.id for g in groups_of_clauses(db, clauses, languages)}
+    found = groups_of_clauses(db, clauses + subrules, languages)
     new = [g for g in found if g.id not in pool or pool[g.id].tier == 2]
+    for g in new:
+        if g.id not in named:
+            pool.setdefault(g.id, _Candidate(g)).sub = True
     for g in new:
         c = pool.setdefault(g.id, _Candidate(g))
         c.tier = min(c.tier, 1)

@@ -38,6 +38,7 @@ class Ranked:
     fuzzy: bool = False
     label: str | None = None  # the clause's label, or the one the aligner inferred
     label_inferred: bool = False
+    head: int | None = None  # its lineage: the clause of the newest edition it became
 
 
 def newest_member(members: list[tuple[int, int]], by_id: dict[int, EditionInfo]) -> tuple[int, int]:
@@ -92,21 +93,33 @@ MARGIN = 10
 
 
 def lineages(
-    ranked: list[Ranked], limit: int, load: Callable[[list[Ranked]], None]
+    ranked: list[Ranked],
+    limit: int,
+    load: Callable[[list[Ranked]], None],
+    current_heads: Callable[[set[int]], set[int]] | None = None,
 ) -> list[list[Ranked]]:
     """Candidates (best first) gathered into at most ``limit`` lineages, best first. A
     lower-ranked text of a lineage already listed joins it (one more wording, more
-    editions) instead of taking a place of its own. ``load`` fills a batch's members and
-    newest clause; candidates left without members (none in the editions searched) go."""
+    editions) instead of taking a place of its own. ``load`` fills a batch's members, newest
+    clause and lineage head; candidates left without members (none in the editions
+    searched) go.
+
+    A lineage is first what the stored alignments say (one head: 502.9f of 2008 is 702.19g
+    today). Texts the alignments do not follow (an undated page's English, a glossary entry
+    across the 2009 renumbering) join by their label or term and their words, as before;
+    but never two lineages that both reach today's edition under different heads."""
     out: list[list[Ranked]] = []
     sets: list[list[set[str]]] = []  # the word sets of each lineage's texts
     held: list[set[int]] = []  # the editions each lineage is already in
+    heads: list[int | None] = []  # each lineage's head, when the alignments give one
+    by_head: dict[tuple[str, int], int] = {}
     by_key: dict[tuple, list[int]] = {}
     by_kind: dict[tuple, list[int]] = {}  # (language, kind) -> lineages, for reworded ones
     after_full = 0
     for start in range(0, len(ranked), BATCH):
         batch = ranked[start : start + BATCH]
         load(batch)
+        live = current_heads({r.head for r in batch if r.head}) if current_heads else set()
         for r in batch:
             if not r.group.members:
                 continue
@@ -115,19 +128,27 @@ def lineages(
             key = _lineage_key(r)
             words = set(r.tokens)
             editions = {e for e, _c in r.group.members}
+            lang = r.group.language
+            live_head = r.head if r.head in live else None
 
-            home = None
-            for i in by_key.get(key, []):
-                if held[i] & editions:
-                    # Two texts found in one edition are two clauses, however alike (the
-                    # ".1" rules of two card types differ by one word and coexist).
-                    continue
-                if key[0] == "glossary" or _fits(words, sets[i], SAME_LINEAGE):
-                    home = i
-                    break
+            home = by_head.get((lang, r.head)) if r.head else None
+
+            if home is None:
+                for i in by_key.get(key, []):
+                    if held[i] & editions or not _free(heads[i], live_head, live):
+                        # Two texts found in one edition are two clauses, however alike (the
+                        # ".1" rules of two card types differ by one word and coexist).
+                        continue
+                    if key[0] == "glossary" or _fits(words, sets[i], SAME_LINEAGE):
+                        home = i
+                        break
             if home is None and key[0] != "glossary" and len(words) >= SAME_TEXT_MIN_WORDS:
-                for i in by_kind.get((r.group.language, r.group.kind), []):
-                    if not held[i] & editions and _fits(words, sets[i], SAME_TEXT):
+                for i in by_kind.get((lang, r.group.kind), []):
+                    if (
+                        not held[i] & editions
+                        and _free(heads[i], live_head, live)
+                        and _fits(words, sets[i], SAME_TEXT)
+                    ):
                         home = i
                         break
             if home is not None:
@@ -136,15 +157,28 @@ def lineages(
                 held[home] |= editions
                 if home not in by_key.setdefault(key, []):
                     by_key[key].append(home)
+                if r.head and heads[home] is None:
+                    heads[home] = r.head
+                if r.head:
+                    by_head.setdefault((lang, r.head), home)
             elif len(out) < limit:
                 by_key.setdefault(key, []).append(len(out))
-                by_kind.setdefault((r.group.language, r.group.kind), []).append(len(out))
+                by_kind.setdefault((lang, r.group.kind), []).append(len(out))
+                if r.head:
+                    by_head[(lang, r.head)] = len(out)
                 out.append([r])
                 sets.append([words])
                 held.append(set(editions))
+                heads.append(r.head)
         if after_full >= MARGIN:
             break
     return out
+
+
+def _free(head: int | None, live_head: int | None, live: set[int]) -> bool:
+    """Whether a text whose head is ``live_head`` may join a lineage headed ``head``: not
+    when both are clauses of today's edition (two clauses today, whatever their words)."""
+    return not (live_head and head and head != live_head and head in live)
 
 
 def _labels_by_edition(
@@ -177,14 +211,49 @@ def make_hits(
     groups: list[list[Ranked]],
     by_id: dict[int, EditionInfo],
     words: list[str],
+    allowed: set[int] | None = None,
+    newest: set[int] | None = None,
 ) -> list[Hit]:
-    """One hit per lineage: its newest clause, every edition holding it, the labels it had."""
+    """One hit per lineage: its newest clause, every edition holding it, the labels it had.
+
+    A lineage the alignments follow is shown in its newest clause of the hit's language
+    among the editions searched (``allowed``), even when only an older wording matched: the
+    rule as it reads today. A lineage none of whose clauses is in ``newest`` (the newest
+    edition of its language) is obsolete: gone from the rules, shown in its last wording."""
+    from .backend import lineage_members, load_clauses
+
+    heads = {r.head for lin in groups for r in lin if r.head}
+    chains = lineage_members(db, heads) if heads else {}
+    extra: dict[int, list[tuple[int, int]]] = {}
+    for i, lin in enumerate(groups):
+        lang = lin[0].group.language
+        found = {
+            (e, c)
+            for h in {r.head for r in lin if r.head}
+            for e, c in chains.get(h, [])
+            if (allowed is None or e in allowed) and e in by_id and by_id[e].language == lang
+        }
+        extra[i] = sorted(found)
+    rank = edition_rank(by_id)
+    wanted = set()
+    for i, lin in enumerate(groups):
+        if extra[i]:
+            top = max(extra[i], key=lambda m: (rank[m[0]], m[1]))
+            if all(r.clause.id != top[1] for r in lin):
+                wanted.add(top[1])
+    rows = load_clauses(db, wanted) if wanted else {}
     hits = []
-    for lin in groups:
+    for i, lin in enumerate(groups):
         best = lin[0]
-        members = {m for r in lin for m in r.group.members}
-        rank = edition_rank(by_id)
+        members = {m for r in lin for m in r.group.members} | set(extra[i])
         shown = max(lin, key=lambda r: rank[r.clause.edition_id])
+        c, label, inferred = shown.clause, shown.label, shown.label_inferred
+        if extra[i]:
+            top = max(extra[i], key=lambda m: (rank[m[0]], m[1]))
+            # Only the same kind of clause: a glossary entry stays one under --kind glossary.
+            if rank[top[0]] > rank[c.edition_id] and top[1] in rows and rows[top[1]].kind == c.kind:
+                c = rows[top[1]]
+                label, inferred = c.label or label, bool(c.label_inferred) if c.label else inferred
         newest_first = sorted(members, key=lambda m: (rank[m[0]], m[1]), reverse=True)
         edition_ids: list[int] = []
         for eid, _cid in newest_first:
@@ -192,15 +261,21 @@ def make_hits(
                 edition_ids.append(eid)
         dates = [by_id[e].date for e in edition_ids if by_id[e].date]
         labels_of = {cid: lab for r in lin for cid, lab in r.group.labels.items()}
+        labels_of.setdefault(c.id, c.label)
         labels: list[str] = []
         for _eid, cid in newest_first:
             lab = labels_of.get(cid)
             if lab and lab not in labels:
                 labels.append(lab)
-        if not labels and shown.label:
-            labels = [shown.label]
-        c = shown.clause
+        if not labels and label:
+            labels = [label]
         info = by_id[c.edition_id]
+        obsolete = bool(
+            newest is not None
+            and info.date
+            and not any(e in newest for e in edition_ids)
+            and any(by_id[n].language == info.language and by_id[n].date for n in newest)
+        )
         hits.append(
             Hit(
                 clause_id=c.id,
@@ -208,7 +283,7 @@ def make_hits(
                 edition_id=info.id,
                 language=info.language,
                 kind=c.kind,
-                label=shown.label,
+                label=label,
                 parent=c.parent,
                 term=c.term,
                 text=c.raw,
@@ -220,11 +295,13 @@ def make_hits(
                 words=words,
                 first_date=min(dates) if dates else None,
                 last_date=max(dates) if dates else None,
-                versions=len(lin),
+                versions=len({r.group.id for r in lin}) + (c.id not in {r.clause.id for r in lin}),
                 labels=labels,
-                label_inferred=shown.label_inferred,
+                label_inferred=inferred,
                 partial=not best.features.full,
                 edition_labels=_labels_by_edition(members, labels_of),
+                obsolete=obsolete,
+                relevance=best.features.relevance(),
             )
         )
     return hits

@@ -8,11 +8,10 @@ operators a user could believe work (``"``, ``*``, ``^``, ``NEAR(``) get a Query
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from functools import lru_cache
+from dataclasses import dataclass, field
 
 from ..errors import QueryError
-from ..text.fold import HAN_CLASS, fold_words, index_form, is_han
+from ..text.fold import fold_words, index_words, is_han
 
 # --kind: what a reader calls rules also covers section headings and the examples under rules.
 KIND_GROUPS: dict[str, tuple[str, ...]] = {
@@ -52,8 +51,6 @@ QUESTION_WORDS = frozenset(
 HAN_FUNCTION_CHARS = frozenset("的了吗呢吧么是有几多少什怎如何哪谁我你他她它在和与会能可要")
 # Full-text operators a user may type thinking they work; they would be searched as plain
 # words (every word is quoted), which is not what was meant: say so instead.
-# A token of index_form's output: a word, or one Han character (index_form spaces them).
-_TOKEN = re.compile(rf"[^\W_{HAN_CLASS}]+|[{HAN_CLASS}]", re.UNICODE)
 _FTS_SYNTAX = re.compile(r"[*^]|\bNEAR\s*\(", re.I)
 
 
@@ -134,19 +131,29 @@ def pg_tsquery(groups: list[list[str]]) -> str:
 class Term:
     """One thing a text must contain: a folded word (a prefix, for words of three letters
     or more), a Han run (a phrase of characters), or alternatives of those (a mistyped
-    word's corrections)."""
+    word's corrections); ``lemmas``: the word's lemmas, matched exactly against the texts'
+    lemmas (the index's lemma column: "sacrificed" finds "sacrifice", "left" finds "leaves")."""
 
     alts: tuple[str, ...]
+    lemmas: tuple[str, ...] = ()
 
     @property
     def han(self) -> bool:
         return is_han(self.alts[0])
 
     def match(self) -> str:
-        return fts_match([list(self.alts)])
+        words = fts_match([list(self.alts)])
+        if not self.lemmas:
+            return words
+        inner = words[1:-1] if words.startswith("(") else words
+        lemmas = " OR ".join(f'lemma : "{lm}"' for lm in self.lemmas)
+        return f"({inner} OR {lemmas})"
 
     def tsquery(self) -> str:
-        return pg_tsquery([list(self.alts)])
+        words = pg_tsquery([list(self.alts)])
+        if not self.lemmas:
+            return words
+        return "(" + words + " | " + " | ".join(f"'{lm}':C" for lm in self.lemmas) + ")"
 
 
 @dataclass(frozen=True)
@@ -156,29 +163,31 @@ class Expr:
     terms: tuple[Term, ...]
     op: str = "and"  # and | or | phrase
     tokens: tuple[str, ...] = ()  # for a phrase: its index tokens in order
+    lemmas: tuple[str, ...] = ()  # for a phrase: the lemmas of those tokens (or none)
 
     def match(self) -> str:
         if self.op == "phrase":
-            return '"' + " ".join(self.tokens) + '"'
+            words = '"' + " ".join(self.tokens) + '"'
+            if self.lemmas and self.lemmas != self.tokens:
+                return f'({words} OR lemma : "' + " ".join(self.lemmas) + '")'
+            return words
         # Each term is a quoted word, a quoted phrase, or a parenthesised OR of them.
         return f" {self.op.upper()} ".join(t.match() for t in self.terms)
 
     def tsquery(self) -> str:
         if self.op == "phrase":
-            return " <-> ".join(f"'{t}'" for t in self.tokens)
+            words = " <-> ".join(f"'{t}'" for t in self.tokens)
+            if self.lemmas and self.lemmas != self.tokens:
+                lem = " <-> ".join(f"'{t}':C" for t in self.lemmas)
+                return f"({words}) | ({lem})"
+            return words
         sep = " & " if self.op == "and" else " | "
         return sep.join(f"({t.tsquery()})" for t in self.terms)
 
 
-@lru_cache(maxsize=16384)
-def _tokens(text: str) -> tuple[str, ...]:
-    # index_form is the index's own fold (cached too); its words are the index's tokens.
-    return tuple(_TOKEN.findall(index_form(text)))
-
-
 def index_tokens(text: str) -> list[str]:
     """The tokens the index holds for ``text`` (folded words, one per Han character)."""
-    return list(_tokens(text))
+    return list(index_words(text))
 
 
 @dataclass
@@ -189,13 +198,14 @@ class ParsedQuery:
     words: list[str]  # folded words as typed (a Han run is one word)
     terms: list[Term]  # what a text must contain: the words minus stop and question words
     tokens: list[str]  # the typed words as index tokens, in order: the phrase
+    lemmas: list[str] = field(default_factory=list)  # a lemma per token (empty: none known)
 
     @property
     def phrase(self) -> Expr | None:
         """The whole query as one phrase, when it has more than one token."""
         if len(self.tokens) < 2:
             return None
-        return Expr(tuple(self.terms), "phrase", tuple(self.tokens))
+        return Expr(tuple(self.terms), "phrase", tuple(self.tokens), tuple(self.lemmas))
 
     def all_of(self) -> Expr:
         return Expr(tuple(self.terms), "and")

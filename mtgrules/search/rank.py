@@ -47,6 +47,8 @@ class Features:
     script: bool = True  # in the query's script (only Chinese has two)
     run: float = 1.0  # longest run of query words repeated, as a share of the searched ones
     official: bool = True  # the rules' text (not a scraped page author's commentary)
+    current: bool = True  # in the newest edition of its language (today's wording)
+    sub: bool = False  # a defining rule's subrule: after the rules the entry names
 
     @property
     def full(self) -> bool:
@@ -56,7 +58,9 @@ class Features:
         """Sort key, smallest first."""
         return (
             not self.preferred,
+            not self.current,
             self.tier,
+            self.sub,
             not self.full,
             not self.phrase,
             not self.script,
@@ -68,11 +72,32 @@ class Features:
             -self.bm25,
         )
 
+    def relevance(self) -> float:
+        """How well the text answers, 0-1, for a reader: the share of the query it holds
+        (rarity-weighted), as a phrase or close together, a little for bm25; the term's
+        own entry and the rules it points to answer fully."""
+        if self.tier == 0:
+            return 1.0
+        saturated = self.bm25 / (1.0 + self.bm25)
+        value = (
+            0.55 * self.coverage
+            + 0.2 * (1.0 if self.phrase else self.near)
+            + 0.15 * self.run
+            + 0.1 * saturated
+        )
+        if self.tier == 1:
+            value = max(value, 0.9)
+        if not self.current:
+            value *= 0.8
+        return round(min(max(value, 0.0), 1.0), 3)
+
     def score(self) -> float:
         """The key as one number, larger is better: each criterion outweighs all those after
         it (bm25 is squeezed into [0, 1) and the fractions into 11 steps)."""
         s = float(self.preferred)
+        s = s * 2 + float(self.current)
         s = s * 3 + (2 - self.tier)
+        s = s * 2 + float(not self.sub)
         s = s * 2 + float(self.full)
         s = s * 2 + float(self.phrase)
         s = s * 2 + float(self.script)
@@ -84,10 +109,15 @@ class Features:
         return round(s + self.bm25 / (1.0 + self.bm25), 4)
 
 
-def term_in(term: Term, tokens: list[str], joined: str) -> bool:
+def _matches(alt: str, token: str) -> bool:
+    return token.startswith(alt) if len(alt) >= 3 else token == alt
+
+
+def term_in(term: Term, tokens: list[str], joined: str, lemmas: list[str] | None = None) -> bool:
     """Whether a text (its index tokens, and those tokens joined without spaces for Han
-    runs) holds ``term``: a word as a prefix of a token (as the index matches it), a
-    short word exactly, a Han run as consecutive characters."""
+    runs; its lemmas, one per token) holds ``term``: a word as a prefix of a token (as the
+    index matches it), a short word exactly, a Han run as consecutive characters, or one of
+    the term's lemmas as a lemma of the text."""
     for alt in term.alts:
         if term.han:
             if alt in joined:
@@ -97,11 +127,14 @@ def term_in(term: Term, tokens: list[str], joined: str) -> bool:
                 return True
         elif alt in tokens:
             return True
+    if term.lemmas and lemmas:
+        wanted = set(term.lemmas)
+        return any(lm in wanted for lm in lemmas)
     return False
 
 
-def positions(term: Term, tokens: list[str]) -> list[int]:
-    """Where ``term`` starts among ``tokens``."""
+def positions(term: Term, tokens: list[str], lemmas: list[str] | None = None) -> list[int]:
+    """Where ``term`` starts among ``tokens`` (or, by a lemma, among ``lemmas``)."""
     out: list[int] = []
     if term.han:
         for alt in term.alts:
@@ -112,28 +145,37 @@ def positions(term: Term, tokens: list[str]) -> list[int]:
         return sorted(set(out))
     prefixes = tuple(a for a in term.alts if len(a) >= 3)
     exact = {a for a in term.alts if len(a) < 3}
+    wanted = set(term.lemmas) if lemmas else set()
     # str.startswith with a tuple: one C call per token, whatever the alternatives.
-    return [i for i, t in enumerate(tokens) if t in exact or (prefixes and t.startswith(prefixes))]
+    return [
+        i
+        for i, t in enumerate(tokens)
+        if t in exact
+        or (prefixes and t.startswith(prefixes))
+        or (wanted and i < len(lemmas) and lemmas[i] in wanted)
+    ]
 
 
-def has_phrase(phrase: list[str], tokens: list[str]) -> bool:
+def has_phrase(phrase: list[str], tokens: list[str], exact: bool = False) -> bool:
     """The query's tokens in a row (the last may be a prefix: "poison counter" in
-    "poison counters")."""
+    "poison counters"; ``exact``: not even that, for lemmas)."""
     n = len(phrase)
     if n == 0 or n > len(tokens):
         return False
     for i in range(len(tokens) - n + 1):
-        if tokens[i : i + n - 1] == phrase[:-1] and tokens[i + n - 1].startswith(phrase[-1]):
-            return True
+        if tokens[i : i + n - 1] == phrase[:-1]:
+            last = tokens[i + n - 1]
+            if last == phrase[-1] or (not exact and last.startswith(phrase[-1])):
+                return True
     return False
 
 
-def nearness(terms: list[Term], tokens: list[str]) -> float:
+def nearness(terms: list[Term], tokens: list[str], lemmas: list[str] | None = None) -> float:
     """The share of neighbouring query terms found within NEAR_WINDOW words of each other,
     in either order (1.0 for a one-term query that is present)."""
     if len(terms) < 2:
-        return 1.0 if terms and positions(terms[0], tokens) else 0.0
-    found = [positions(t, tokens) for t in terms]
+        return 1.0 if terms and positions(terms[0], tokens, lemmas) else 0.0
+    found = [positions(t, tokens, lemmas) for t in terms]
     pairs = 0
     for a, b in zip(found, found[1:], strict=False):
         if a and b and any(abs(i - j) <= NEAR_WINDOW for i in a for j in b):

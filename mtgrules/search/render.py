@@ -82,13 +82,24 @@ def _also(hit: Hit) -> str:
     return "  (" + "; ".join(parts) + ")"
 
 
+def relevance_bar(relevance: float, cells: int = 5) -> str:
+    """ "■■■■□ 82%": how well a hit answers, for a reader (the raw score is only an order)."""
+    full = round(max(0.0, min(relevance, 1.0)) * cells)
+    return "■" * full + "□" * (cells - full) + f" {round(relevance * 100)}%"
+
+
 def _hit_block(n: int, hit: Hit, result: SearchResult, colour: bool) -> list[str]:
     fuzzy = "  [fuzzy]" if hit.fuzzy else ""
     partial = "  [some words]" if hit.partial else ""
     where = _where(hit.label, hit.kind, hit.term, hit.label_inferred)
     head = f"{n}. {where}  {hit.edition}  [{hit.language}]"
+    gone = f"  [obsolete: last in {hit.last_date or hit.edition}]" if hit.obsolete else ""
     lines = [
-        bold(head, colour) + dim(f"  score {hit.score:.2f}{_also(hit)}", colour) + fuzzy + partial
+        bold(head, colour)
+        + dim(f"  {relevance_bar(hit.relevance)}{_also(hit)}", colour)
+        + gone
+        + fuzzy
+        + partial
     ]
     lines.append(_paint(_wrap(_mark(hit.text, hit.words, colour), "     ")))
     for a in hit.aligned:

@@ -19,6 +19,12 @@ before it was trample, and is two lineages). The JSON keeps the per-hit fields
 - ``partial``: not every searched word is in it (the fallback for questions: ranked by how
   many of the words, weighted by their rarity, it holds).
 
+- ``obsolete``: no clause of the newest edition of its language descends from it (the
+  stored alignments say so): gone from the rules; ``last_date`` is its last edition's date;
+- ``relevance``: how well it answers, from 0 to 1 (the share of the query it holds, as a
+  phrase or close together, and whether it is the term's definition): what text output
+  shows as a bar and a percentage.
+
 ``score`` is the rank folded into one number (larger is better; see search/rank.py), not a
 bm25 value: scores are comparable within one result only.
 """
@@ -85,6 +91,11 @@ class Hit:
     # edition may print one text under two numbers), for pairing it by number with another
     # language's clause of the same date or page.
     edition_labels: dict[int, list[str]] = field(default_factory=dict)
+    # No clause of the newest edition of its language descends from it: gone from today's
+    # rules (its last date is last_date).
+    obsolete: bool = False
+    # How well it answers, 0-1, for a reader (a bar or a percentage), unlike ``score``.
+    relevance: float = 1.0
 
     @property
     def also_in(self) -> int:
@@ -102,6 +113,8 @@ class Hit:
             "term": self.term,
             "text": self.text,
             "score": self.score,
+            "relevance": round(self.relevance, 3),
+            "obsolete": self.obsolete,
             "fuzzy": self.fuzzy,
             "partial": self.partial,
             "editions": self.editions,

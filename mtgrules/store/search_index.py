@@ -40,7 +40,7 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from ..text.fold import fold_words, index_form
+from ..text.fold import fold_words, index_form, index_words
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Connection
@@ -56,6 +56,8 @@ GROUP_TABLE = "search_group"
 MEMBER_TABLE = "search_member"
 PG_TABLE = "search_doc"
 LABEL_INDEX = "search_clause_label_edition"
+WORD_TABLE = "search_word"
+LINEAGE_TABLE = "search_lineage"
 # The per-clause FTS5 table of migrations 0003-0004, dropped by 0005.
 LEGACY_FTS_TABLE = "search_fts"
 # Noise (credits, addresses, scraped user names) is never a search result.
@@ -64,7 +66,7 @@ INDEXED_KINDS = ("rule", "heading", "example", "glossary", "commentary")
 SQLITE_DDL = (
     f"CREATE TABLE IF NOT EXISTS {GROUP_TABLE} ("
     " id INTEGER PRIMARY KEY, key BLOB NOT NULL UNIQUE, language TEXT NOT NULL,"
-    " kind TEXT NOT NULL, term TEXT, term_key TEXT)",
+    " kind TEXT NOT NULL, term TEXT, term_key TEXT, lemmas TEXT)",
     f"CREATE INDEX IF NOT EXISTS ix_{GROUP_TABLE}_term_key ON {GROUP_TABLE} (term_key)"
     " WHERE term_key IS NOT NULL",
     # WITHOUT ROWID: the primary key is the table, so "the members of these groups" is a
@@ -74,11 +76,21 @@ SQLITE_DDL = (
     " label TEXT, PRIMARY KEY (group_id, edition_id, clause_id)) WITHOUT ROWID",
     f"CREATE INDEX IF NOT EXISTS {LABEL_INDEX} ON clause (label, edition_id)",
     f"CREATE VIRTUAL TABLE IF NOT EXISTS {FTS_TABLE} USING fts5("
-    "body, term, content='', tokenize='unicode61 remove_diacritics 2')",
+    "body, term, lemma, content='', tokenize='unicode61 remove_diacritics 2')",
     # 'row' vocabulary: one row per distinct word with its document count, for fuzzy matching.
     f"CREATE VIRTUAL TABLE IF NOT EXISTS {VOCAB_TABLE} USING fts5vocab({FTS_TABLE}, 'row')",
+    *(
+        f"CREATE TABLE IF NOT EXISTS {WORD_TABLE} ("
+        " word TEXT NOT NULL, language TEXT NOT NULL, lemma TEXT NOT NULL,"
+        " docs INTEGER NOT NULL, PRIMARY KEY (word, language)) WITHOUT ROWID",
+        f"CREATE TABLE IF NOT EXISTS {LINEAGE_TABLE} ("
+        " clause_id INTEGER PRIMARY KEY, head INTEGER NOT NULL, edition_id INTEGER NOT NULL)",
+        f"CREATE INDEX IF NOT EXISTS ix_{LINEAGE_TABLE}_head ON {LINEAGE_TABLE} (head)",
+    ),
 )
 SQLITE_DROP = (
+    f"DROP TABLE IF EXISTS {LINEAGE_TABLE}",
+    f"DROP TABLE IF EXISTS {WORD_TABLE}",
     f"DROP INDEX IF EXISTS {LABEL_INDEX}",
     f"DROP TABLE IF EXISTS {VOCAB_TABLE}",
     f"DROP TABLE IF EXISTS {FTS_TABLE}",
@@ -92,7 +104,7 @@ SQLITE_DROP = (
 PG_DDL = (
     f"CREATE TABLE IF NOT EXISTS {GROUP_TABLE} ("
     " id INTEGER PRIMARY KEY, key BYTEA NOT NULL UNIQUE, language VARCHAR(16) NOT NULL,"
-    " kind VARCHAR(16) NOT NULL, term TEXT, term_key TEXT)",
+    " kind VARCHAR(16) NOT NULL, term TEXT, term_key TEXT, lemmas TEXT)",
     f"CREATE INDEX IF NOT EXISTS ix_{GROUP_TABLE}_term_key ON {GROUP_TABLE} (term_key)"
     " WHERE term_key IS NOT NULL",
     f"CREATE TABLE IF NOT EXISTS {MEMBER_TABLE} ("
@@ -101,8 +113,16 @@ PG_DDL = (
     f"CREATE INDEX IF NOT EXISTS {LABEL_INDEX} ON clause (label, edition_id)",
     f"CREATE TABLE IF NOT EXISTS {PG_TABLE} (group_id INTEGER PRIMARY KEY, tsv TSVECTOR NOT NULL)",
     f"CREATE INDEX IF NOT EXISTS ix_{PG_TABLE}_tsv ON {PG_TABLE} USING GIN (tsv)",
+    f"CREATE TABLE IF NOT EXISTS {WORD_TABLE} ("
+    " word TEXT NOT NULL, language VARCHAR(16) NOT NULL, lemma TEXT NOT NULL,"
+    " docs INTEGER NOT NULL, PRIMARY KEY (word, language))",
+    f"CREATE TABLE IF NOT EXISTS {LINEAGE_TABLE} ("
+    " clause_id INTEGER PRIMARY KEY, head INTEGER NOT NULL, edition_id INTEGER NOT NULL)",
+    f"CREATE INDEX IF NOT EXISTS ix_{LINEAGE_TABLE}_head ON {LINEAGE_TABLE} (head)",
 )
 PG_DROP = (
+    f"DROP TABLE IF EXISTS {LINEAGE_TABLE}",
+    f"DROP TABLE IF EXISTS {WORD_TABLE}",
     f"DROP INDEX IF EXISTS {LABEL_INDEX}",
     f"DROP TABLE IF EXISTS {PG_TABLE}",
     f"DROP TABLE IF EXISTS {MEMBER_TABLE}",
@@ -113,11 +133,13 @@ PG_DROP = (
 # entry "Stack" above rules that merely mention the stack.
 # One statement per batch (three arrays unnested server-side): a row-by-row executemany
 # spent more time in round trips than PostgreSQL spends building the vectors.
+# The lemmas weigh C: matched only by a query's lemma alternatives (search/query.py).
 PG_INSERT = (
     f"INSERT INTO {PG_TABLE} (group_id, tsv) "
-    "SELECT u.id, setweight(to_tsvector('simple', u.term), 'A') || to_tsvector('simple', u.body) "
-    "FROM unnest(CAST(:ids AS INTEGER[]), CAST(:bodies AS TEXT[]), CAST(:terms AS TEXT[])) "
-    "AS u(id, body, term)"
+    "SELECT u.id, setweight(to_tsvector('simple', u.term), 'A') || to_tsvector('simple', u.body)"
+    " || setweight(to_tsvector('simple', u.lemma), 'C') "
+    "FROM unnest(CAST(:ids AS INTEGER[]), CAST(:bodies AS TEXT[]), CAST(:terms AS TEXT[]), "
+    "CAST(:lemmas AS TEXT[])) AS u(id, body, term, lemma)"
 )
 _PARENTHESIS = re.compile(r"\s*\([^()]*\)\s*$")
 
@@ -187,30 +209,48 @@ def _index_rows(
     # Writers hold the store's write lock (store/session.py), so the next ids are ours.
     top = conn.exec_driver_sql(f"SELECT max(id) FROM {GROUP_TABLE}").scalar()
     next_id = (top or 0) + 1
-    groups, texts = [], []
+    fresh: list[tuple[int, bytes, str, str, str | None, str]] = []
     for key, _cid, _eid, language, kind, term, norm, _label in keyed:
         if key in ids:
             continue
         ids[key] = next_id
-        tkey = term_key(term) if (kind == "glossary" and term) else None
-        groups.append((next_id, key, language, kind, term, tkey))
-        texts.append((next_id, index_form(norm), index_form(term) if term else ""))
+        fresh.append((next_id, key, language, kind, term, norm))
         next_id += 1
-    if groups:
+    if fresh:
+        lemmas = _lemmas_of(conn, [(f[2], f[4], f[5]) for f in fresh])
+        groups = [
+            (
+                gid,
+                key,
+                language,
+                kind,
+                term,
+                term_key(term) if (kind == "glossary" and term) else None,
+                lem,
+            )
+            for (gid, key, language, kind, term, _n), lem in zip(fresh, lemmas, strict=True)
+        ]
+        texts = [
+            (gid, index_form(norm), index_form(term) if term else "", lem)
+            for (gid, _k, _l, _kind, term, norm), lem in zip(fresh, lemmas, strict=True)
+        ]
         conn.exec_driver_sql(
-            f"INSERT INTO {GROUP_TABLE} (id, key, language, kind, term, term_key) "
-            f"VALUES ({', '.join(mark for _ in range(6))})",
+            f"INSERT INTO {GROUP_TABLE} (id, key, language, kind, term, term_key, lemmas) "
+            f"VALUES ({', '.join(mark for _ in range(7))})",
             groups,
         )
         if pg:
             from sqlalchemy import text
 
-            gids, bodies, terms = (list(col) for col in zip(*texts, strict=True))
-            conn.execute(text(PG_INSERT), {"ids": gids, "bodies": bodies, "terms": terms})
+            gids, bodies, terms, lems = (list(col) for col in zip(*texts, strict=True))
+            conn.execute(
+                text(PG_INSERT), {"ids": gids, "bodies": bodies, "terms": terms, "lemmas": lems}
+            )
         else:
             conn.exec_driver_sql(
-                f"INSERT INTO {FTS_TABLE} (rowid, body, term) VALUES (?, ?, ?)", texts
+                f"INSERT INTO {FTS_TABLE} (rowid, body, term, lemma) VALUES (?, ?, ?, ?)", texts
             )
+        _count_words(conn, [(f[2], f[4], f[5]) for f in fresh], lemmas)
     conn.exec_driver_sql(
         f"INSERT INTO {MEMBER_TABLE} (group_id, edition_id, clause_id, label) "
         f"VALUES ({mark}, {mark}, {mark}, {mark})",
@@ -244,11 +284,11 @@ def rebuild_index(conn: Connection) -> int:
     index or its present form (a contentless FTS5 table cannot tell which rowids it holds)."""
     create_index_tables(conn)
     if conn.dialect.name == "postgresql":
-        for table in (PG_TABLE, MEMBER_TABLE, GROUP_TABLE):
+        for table in (PG_TABLE, MEMBER_TABLE, GROUP_TABLE, WORD_TABLE):
             conn.exec_driver_sql(f"DELETE FROM {table}")
     else:
         conn.exec_driver_sql(f"INSERT INTO {FTS_TABLE}({FTS_TABLE}) VALUES ('delete-all')")
-        for table in (MEMBER_TABLE, GROUP_TABLE):
+        for table in (MEMBER_TABLE, GROUP_TABLE, WORD_TABLE):
             conn.exec_driver_sql(f"DELETE FROM {table}")
     kinds = ", ".join(f"'{k}'" for k in INDEXED_KINDS)
     result = conn.exec_driver_sql(
@@ -256,3 +296,159 @@ def rebuild_index(conn: Connection) -> int:
         f"JOIN edition e ON e.id = c.edition_id WHERE c.kind IN ({kinds}) ORDER BY c.id"
     ).fetchall()
     return _index_rows(conn, [tuple(r) for r in result])
+
+
+# --- lemmas and the words of each language ------------------------------------------------
+
+
+def text_words(term: str | None, norm: str) -> tuple[str, ...]:
+    """The index tokens of a text as ranking reads them: its glossary term, then its body."""
+    return index_words(f"{term} {norm}" if term else norm)
+
+
+def _lemmas_of(conn: Connection, texts: list[tuple[str, str | None, str]]) -> list[str]:
+    """Each (language, term, norm) text's lemmas, one per token of text_words, joined by
+    spaces (text/lemmas.py; a word with no lemma stands for itself)."""
+    from ..text.lemmas import has_lemmas, lemmatize
+
+    known: dict[str, set[str]] = {}
+    words = [text_words(term, norm) for _lang, term, norm in texts]
+    for (language, _t, _n), ws in zip(texts, words, strict=True):
+        known.setdefault(language, set()).update(ws)
+    for language in known:
+        if has_lemmas(language):
+            rows = conn.exec_driver_sql(
+                f"SELECT word FROM {WORD_TABLE} WHERE language = "
+                + ("%s" if conn.dialect.name == "postgresql" else "?"),
+                (language,),
+            ).fetchall()
+            known[language].update(w for (w,) in rows)
+    return [
+        " ".join(lemmatize(list(ws), language, known[language]) if has_lemmas(language) else ws)
+        for (language, _t, _n), ws in zip(texts, words, strict=True)
+    ]
+
+
+def _count_words(
+    conn: Connection, texts: list[tuple[str, str | None, str]], lemmas: list[str]
+) -> None:
+    """Add the words of new distinct texts to their language's vocabulary (word, lemma,
+    how many texts hold it): what a query's words are looked up in, for their language and
+    their lemma. The other forms of every lemma (spaCy's table) join with no texts, so that
+    a form the rules never print ("sacrificing") still finds its lemma."""
+    from ..text.lemmas import forms_of, has_lemmas
+
+    counts: dict[tuple[str, str], list] = {}
+    for (language, term, norm), lem in zip(texts, lemmas, strict=True):
+        ws = text_words(term, norm)
+        for w, lm in set(zip(ws, lem.split(" "), strict=False)):
+            entry = counts.setdefault((w, language), [lm, 0])
+            entry[1] += 1
+    if not counts:
+        return
+    pg = conn.dialect.name == "postgresql"
+    mark = "%s" if pg else "?"
+    conn.exec_driver_sql(
+        f"INSERT INTO {WORD_TABLE} (word, language, lemma, docs) VALUES ({mark}, {mark}, {mark}, {mark}) "
+        "ON CONFLICT (word, language) DO UPDATE SET docs = "
+        f"{WORD_TABLE}.docs + excluded.docs, lemma = excluded.lemma",
+        [(w, lang, lm, n) for (w, lang), (lm, n) in counts.items()],
+    )
+    by_language: dict[str, set[str]] = {}
+    for (_w, lang), (lm, _n) in counts.items():
+        by_language.setdefault(lang, set()).add(lm)
+    for lang, lems in by_language.items():
+        if not has_lemmas(lang):
+            continue
+        extra = [(f, lang, lm, 0) for f, lm in forms_of(lems, lang).items()]
+        if extra:
+            conn.exec_driver_sql(
+                f"INSERT INTO {WORD_TABLE} (word, language, lemma, docs) "
+                f"VALUES ({mark}, {mark}, {mark}, {mark}) ON CONFLICT (word, language) DO NOTHING",
+                extra,
+            )
+
+
+# --- lineages: which clause of the newest edition each clause became ---------------------
+
+
+def refresh_lineages(conn: Connection) -> int:
+    """Rebuild ``search_lineage`` from the stored alignments made at ingest: each clause's
+    head, the last clause of its chain through the English editions (the one before it
+    linked to the one after, 2009's renumbering included), a translation's clause through
+    the English clause it translates. A search gives one hit per (language, head).
+
+    Links are followed, never texts compared: 502.9f of 2008 and 702.19g of 2026 share a
+    head because each step says so. A clause split in two follows its best link."""
+    pg = conn.dialect.name == "postgresql"
+    rows = conn.exec_driver_sql(
+        "SELECT a.id, a.edition_a, a.edition_b, a.stats, ea.language, eb.language "
+        "FROM alignment a JOIN edition ea ON ea.id = a.edition_a "
+        "JOIN edition eb ON eb.id = a.edition_b WHERE a.kind = 'editions'"
+    ).fetchall()
+    chain, translation = [], []
+    for aid, _ea, _eb, stats, lang_a, lang_b in rows:
+        info = _stats(stats)
+        if info.get("by") != "ingest":
+            continue
+        if info.get("why") == "previous-edition":
+            chain.append(aid)
+        elif lang_a != lang_b or info.get("why") in ("same-date", "same-document", "best-fit"):
+            translation.append(aid)
+    forward: dict[int, tuple[float, int]] = {}  # older clause -> (score, newer clause)
+    source: dict[int, tuple[float, int]] = {}  # translation clause -> (score, English clause)
+    edition: dict[int, int] = {}
+    for ids, into, flip in ((chain, forward, False), (translation, source, True)):
+        if not ids:
+            continue
+        found = conn.exec_driver_sql(
+            "SELECT l.source_clause_id, l.target_clause_id, l.score, cs.edition_id, ct.edition_id "
+            "FROM link l JOIN clause cs ON cs.id = l.source_clause_id "
+            "JOIN clause ct ON ct.id = l.target_clause_id "
+            f"WHERE l.alignment_id IN ({', '.join(str(int(i)) for i in ids)})"
+        ).fetchall()
+        for src, tgt, score, e_src, e_tgt in found:
+            a, b = (tgt, src) if flip else (src, tgt)
+            edition[src], edition[tgt] = e_src, e_tgt
+            best = into.get(a)
+            if best is None or (float(score or 0.0), -b) > (best[0], -best[1]):
+                into[a] = (float(score or 0.0), b)
+    heads: dict[int, int] = {}
+
+    def head(c: int) -> int:
+        path = []
+        seen = set()
+        while c in forward and c not in seen and c not in heads:
+            seen.add(c)
+            path.append(c)
+            c = forward[c][1]
+        top = heads.get(c, c)
+        for p in path:
+            heads[p] = top
+        return top
+
+    out = {c: head(c) for c in list(forward)}
+    for t, (_score, english) in source.items():
+        out[t] = head(english)
+    for c in list(out.values()):
+        out.setdefault(c, c)
+    conn.exec_driver_sql(f"DELETE FROM {LINEAGE_TABLE}")
+    mark = "%s" if pg else "?"
+    rows_out = [(c, h, edition[c]) for c, h in out.items() if c in edition]
+    for i in range(0, len(rows_out), 50000):
+        conn.exec_driver_sql(
+            f"INSERT INTO {LINEAGE_TABLE} (clause_id, head, edition_id) VALUES ({mark}, {mark}, {mark})",
+            rows_out[i : i + 50000],
+        )
+    return len(rows_out)
+
+
+def _stats(value) -> dict:
+    if isinstance(value, str):
+        import json
+
+        try:
+            value = json.loads(value)
+        except ValueError:
+            return {}
+    return value if isinstance(value, dict) else {}

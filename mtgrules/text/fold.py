@@ -21,6 +21,8 @@ HAN_RUN = re.compile(f"[{HAN_CLASS}]+")
 # What the FTS tokenizers (unicode61, PostgreSQL 'simple') treat as a word: letters and
 # digits; a run of Han characters is kept whole here (the search makes it a phrase).
 _WORD = re.compile(rf"[^\W_{HAN_CLASS}]+|[{HAN_CLASS}]+", re.UNICODE)
+# A token of index_form's output: a word, or one Han character (index_form spaces them).
+_TOKEN = re.compile(rf"[^\W_{HAN_CLASS}]+|[{HAN_CLASS}]", re.UNICODE)
 
 # The combining marks NFKD leaves on Latin, Greek and Cyrillic letters. Kana voicing marks
 # are not accents (か and が are two syllables), so they stay. One regex pass rather than a
@@ -91,3 +93,10 @@ def index_form(text: str) -> str:
 def fold_words(text: str) -> list[str]:
     """The folded words of a text: Latin words whole, each Han run as one word (a phrase)."""
     return _WORD.findall(fold(text))
+
+
+@lru_cache(maxsize=16384)
+def index_words(text: str) -> tuple[str, ...]:
+    """The tokens the full-text index holds for ``text``: folded words, one per Han
+    character (the words of index_form, as unicode61 and 'simple' cut them)."""
+    return tuple(_TOKEN.findall(index_form(text)))
