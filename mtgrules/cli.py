@@ -128,23 +128,25 @@ UNSTORED_NOTE_FROM = 1.0
 
 
 def _say_unstored(notes) -> None:
+    """One note on stderr when a read aligned in memory for long (reads never write)."""
     seconds = sum(n.seconds for n in notes)
     if not notes or seconds < UNSTORED_NOTE_FROM:
         return
-    names = ", ".join(n.what for n in notes[:3]) + (
-        f" and {len(notes) - 3} more" if len(notes) > 3 else ""
-    )
-    if len(notes) == 1 and notes[0].what.startswith("rule "):
+    names = ", ".join(n.what for n in notes[:3])
+    if len(notes) > 3:
+        names += f" and {len(notes) - 3} more"
+    one = len(notes) == 1
+    if one and notes[0].what.startswith("rule "):
         how = f"mtgrules align {notes[0].what[5:]} --store"
-    elif len(notes) == 1:
+    elif one:
         how = "mtgrules align --editions " + notes[0].what.replace(" -> ", " ") + " --store"
     else:
-        how = "mtgrules align --store (the pairs of editions readers use)"
+        how = "mtgrules align --store (every pair of editions the commands read)"
     click.echo(
-        f"note: {names} {'was' if len(notes) == 1 else 'were'} not stored (or were made by "
-        f"another version of mtgrules), so {'it was' if len(notes) == 1 else 'they were'} "
-        f"aligned in memory ({seconds:.1f} s); a read never writes the store. To keep "
-        f"{'it' if len(notes) == 1 else 'them'}: {how}",
+        f"note: {names} {'is' if one else 'are'} not in the store (or {'was' if one else 'were'}"
+        f" stored by another version of mtgrules) and {'was' if one else 'were'} aligned in "
+        f"memory ({seconds:.1f} s), as a read never writes the store; to keep "
+        f"{'it' if one else 'them'}: {how}",
         err=True,
     )
 

@@ -37,9 +37,12 @@ def run_align(
     if store and modes == 0:
         if as_of is not None or refresh:
             raise QueryError("--store alone takes no --as-of or --refresh: mtgrules align --store")
+        from ..store.search_index import refresh_lineages
         from .plan import update_alignments
 
-        return "stored", update_alignments(session)
+        update = update_alignments(session)
+        refresh_lineages(session.connection())  # search follows the links just stored
+        return "stored", update
     if store and (date is not None or as_of is not None):
         raise QueryError(
             "--store keeps what a RULE or --editions A B computes, as of now: "

@@ -425,15 +425,18 @@ class SequenceAligner:
         of the aligner."""
         # Parents under one label need nothing of this: their children keep their labels, and
         # a shared label that the content confirms already anchors them (see anchors()).
-        frontier = [
-            (i, j)
-            for i, j, _, _ in anchors
-            if self.a[i].label and self.b[j].label and self.a[i].label != self.b[j].label
-        ]
+        frontier = sorted(
+            (
+                (i, j)
+                for i, j, _, _ in anchors
+                if self.a[i].label and self.b[j].label and self.a[i].label != self.b[j].label
+            ),
+            key=lambda ij: len(self.a[ij[0]].label or ""),  # sections, then rules
+        )
         if not frontier:
             return []
-        children_a = _children(self.a)
-        children_b = _children(self.b)
+        children_a = _descendants(self.a)
+        children_b = _descendants(self.b)
         pool_a = [k for k in range(len(self.a)) if k not in used_a]
         pool_b = [k for k in range(len(self.b)) if k not in used_b]
         out: list[tuple[int, int, float, list[dict]]] = []
@@ -445,17 +448,20 @@ class SequenceAligner:
                 if not ga or not gb:
                     continue
                 for step in self._align_gap(ga, gb):
-                    if len(step.a) == 1 and len(step.b) == 1:
+                    if step.a and step.b:
                         x, y = step.a[0], step.b[0]
                         proposed.append((x, y, _content(step.score, step.evidence), step.evidence))
-                        used_a.add(x)
-                        used_b.add(y)
+                        if len(step.a) > 1 or len(step.b) > 1:  # a split or a merge
+                            self._parts[(x, y)] = (step.a, step.b)
+                        used_a.update(step.a)
+                        used_b.update(step.b)
             frontier = []
             refused = self._better_elsewhere(proposed, pool_a, pool_b)
             for x, y, value, evidence in proposed:
                 if (x, y) in refused:
-                    used_a.discard(x)
-                    used_b.discard(y)
+                    ia, ib = self._parts.pop((x, y), ((x,), (y,)))
+                    used_a.difference_update(ia)
+                    used_b.difference_update(ib)
                     continue
                 out.append((x, y, value, [*evidence, {"feature": "parents", "value": "paired"}]))
                 if self.a[x].label != self.b[y].label:
@@ -762,15 +768,16 @@ def _content(score: float, evidence: list[dict]) -> float:
     return next((e["content"] for e in evidence if "content" in e), score)
 
 
-def _children(items: Sequence[Item]) -> dict[str, list[int]]:
-    """Parent label -> the indexes of its labelled children, in order (107.3 -> 107.3a...;
-    section 107 -> 107.1...)."""
+def _descendants(items: Sequence[Item]) -> dict[str, list[int]]:
+    """Label -> the indexes of every labelled clause under it, in order: section 203 holds
+    203.1, 203.1a, 203.2...; rule 203.1 holds 203.1a... (a whole subtree, so that a rule
+    split into itself and a new subrule, 203.1 -> 202.1 + 202.1a in 2009, can be seen)."""
     out: dict[str, list[int]] = {}
     for k, x in enumerate(items):
-        if x.label:
-            parent = parent_of(x.label)
-            if parent:
-                out.setdefault(parent, []).append(k)
+        parent = parent_of(x.label) if x.label else None
+        while parent:
+            out.setdefault(parent, []).append(k)
+            parent = parent_of(parent)
     return out
 
 

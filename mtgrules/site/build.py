@@ -67,6 +67,19 @@ class SiteReport(Record):
     seconds: dict[str, float] = field(default_factory=dict)
 
 
+def stored_best_fits(session: Session) -> dict[int, int]:
+    """Translation -> the English edition the ingest chose for it by fit (no English of its
+    date or document), as stored: the site reads the pair the ingest aligned."""
+    from ..align.plan import BEST_FIT, INGEST
+    from ..align.storage import edition_alignment_rows
+
+    return {
+        r.b: r.a
+        for r in edition_alignment_rows(session)
+        if r.origin == INGEST and r.stats.get("why") == BEST_FIT
+    }
+
+
 def glossary_counts(session: Session) -> dict[int, int]:
     rows = session.execute(
         select(Clause.edition_id, func.count())
@@ -104,7 +117,7 @@ def build_site(
             "mtgrules ingest [PATH] (no PATH: the bundled corpus)"
         )
     folder = SiteFolder.open(output, force=force)
-    plan = plan_editions(infos)
+    plan = plan_editions(infos, stored_best_fits(session))
     history = History(infos, plan)
     data = SiteData(infos, plan, history, glossary_counts(session))
     lap("read")
