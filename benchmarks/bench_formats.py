@@ -15,9 +15,9 @@ import sys
 import time
 from pathlib import Path
 
-from mtgrules.sources.decode import decode_bytes
-from mtgrules.sources.formats import extract_bytes
-from mtgrules.sources.segment import parse_document, parse_text
+from mtgrules.sources.decode import decode_text
+from mtgrules.sources.parse import parse_text
+from mtgrules.sources.pipeline import extract_text, parse_document
 from mtgrules.text.normalize import normalize_text
 from mtgrules.text.notation import fold_ascii_typography
 
@@ -76,9 +76,9 @@ def main() -> None:
         data = path.read_bytes()
         txt = archive / "txt" / f"{path.stem}.txt"
         txt_bytes = txt.read_bytes()
-        x_s, extracted = best(lambda data=data, path=path: extract_bytes(data, str(path)))
+        x_s, extracted = best(lambda data=data, path=path: extract_text(data, str(path)))
         # Baseline: what plain text costs before parsing, the same date's .txt decoded and split.
-        b_s, _ = best(lambda b=txt_bytes, t=txt: decode_bytes(b, str(t)).text.splitlines())
+        b_s, _ = best(lambda b=txt_bytes, t=txt: decode_text(b, str(t))[0].splitlines())
         lib_s = bare_library(path, data)
         total_x += x_s
         total_b += b_s

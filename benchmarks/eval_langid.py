@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from mtgrules.sources.segment import parse_document  # noqa: E402
+from mtgrules.sources.pipeline import parse_document  # noqa: E402
 from mtgrules.text.chinese import is_traditional  # noqa: E402
 from mtgrules.text.detect import detect_language  # noqa: E402
 from mtgrules.text.identify import identify_language  # noqa: E402

@@ -220,7 +220,7 @@ def ingest(
     from .align.plan import ingest_and_align
     from .ingest import BUNDLED_CORPUS
     from .render import table, to_json
-    from .sources.segment import language_tag
+    from .text.language import language_tag
 
     tag = language_tag(language) if language is not None else None
     targets = list(paths) or ([] if whole_archive else [BUNDLED_CORPUS])

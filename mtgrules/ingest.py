@@ -20,9 +20,10 @@ from . import __version__, archive
 from .errors import InputError, NotRulesError
 from .model import ParsedDocument, ParsedEdition
 from .record import OPTIONAL, Record
-from .sources.decode import decode_any, read_bytes
-from .sources.formats import MARKUP_FORMATS, TEXT, detect_format, sniff_binary
-from .sources.segment import parse_document
+from .sources.detect import detect_container
+from .sources.formats import MARKUP_FORMATS, TEXT
+from .sources.pipeline import detect_format, parse_document, prepare
+from .sources.read import read_bytes
 from .store.clauses import insert_clauses
 from .store.models import Clause as StoredClause
 from .store.models import Document, Edition, EditionSource, Revision
@@ -35,7 +36,7 @@ MARKUP_OR_TEXT = (TEXT, *MARKUP_FORMATS)
 BUNDLED_CORPUS = Path(str(resources.files("mtgrules.corpus")))
 MANIFEST = "manifest.toml"
 # Extensions of the files a folder is expected to hold rules in. The format itself is read
-# from the content (sources/formats.py); a file with another extension is taken only when
+# from the content (sources/detect.py); a file with another extension is taken only when
 # its first bytes look like rules (a PDF, a Word file, or text with rule labels).
 SOURCE_SUFFIXES = {
     ".txt", ".text", ".pdf", ".docx", ".doc", ".rtf", ".htm", ".html", ".xhtml",
@@ -191,7 +192,7 @@ def _not_a_source(path: Path) -> str | None:
     if head.startswith(b"PK\x03\x04"):
         return None  # a zip (a DOCX?) is read whole: its directory is at its end
     try:
-        if sniff_binary(head, str(path)) is not None:
+        if detect_container(head, str(path)) != TEXT:
             return None  # a PDF, Word or RTF file, whatever its name
     except NotRulesError as err:
         return _reason(err, path)  # "this is a PNG image, not rules text; ..."
@@ -239,7 +240,7 @@ def ingest_paths(
 ) -> IngestReport:
     """Parse every file first (bad input raises before anything is written), then write one
     revision. The caller's transaction makes the write all or nothing. ``language`` (a
-    user's --lang, checked with segment.language_tag) replaces language detection.
+    user's --lang, checked with text.language.language_tag) replaces language detection.
     ``extra``: sources given as bytes (files of the packed English archive), ingested after
     ``paths``; ``revision_id``: add to that revision of this transaction instead of a new one
     (the English a translation needs, taken from the archive by the same ingest)."""
@@ -262,7 +263,7 @@ def ingest_paths(
                     str(src.path), sha256, "unchanged", format=detect_format(data, str(src.path))
                 )
                 continue
-            decoded = decode_any(data, str(src.path), sha256=sha256)
+            decoded = prepare(data, str(src.path), sha256=sha256)
             del data
             doc = parse_document(
                 src.path,

@@ -25,8 +25,7 @@ import time
 from pathlib import Path
 
 from mtgrules import archive
-from mtgrules.sources.decode import decode_any
-from mtgrules.sources.segment import parse_document
+from mtgrules.sources.pipeline import parse_document, prepare
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -63,7 +62,7 @@ def effective_date(name: str, data: bytes):
     from mtgrules.ingest import date_from_name
 
     path = Path(name)
-    doc = parse_document(path, decode_any(data, name))
+    doc = parse_document(path, prepare(data, name))
     date_from_name(doc, path)
     dates = {e.date for e in doc.editions if e.language == "en" and e.date}
     if len(dates) != 1:

@@ -23,8 +23,7 @@ from mtgrules import archive
 from mtgrules.errors import StoreError
 from mtgrules.ingest import date_from_name
 from mtgrules.schemas import load_schema
-from mtgrules.sources.decode import decode_any
-from mtgrules.sources.segment import parse_document
+from mtgrules.sources.pipeline import parse_document, prepare
 
 from .conftest import EXTRA, ROOT, run_cli
 
@@ -98,7 +97,7 @@ def test_the_manifest_dates_are_what_ingest_reads() -> None:
     got = {}
     for entry in archive.manifest().files:
         path = Path(entry.name)
-        doc = parse_document(path, decode_any(data[entry.name], entry.name))
+        doc = parse_document(path, prepare(data[entry.name], entry.name))
         date_from_name(doc, path)
         got[entry.name] = {e.date for e in doc.editions}
     want = {f.name: {f.effective} for f in archive.manifest().files}

@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 from mtgrules.errors import InputError
-from mtgrules.sources.formats import detect_format, extract_bytes, read_any
-from mtgrules.sources.segment import parse_document, parse_text
+from mtgrules.sources.parse import parse_text
+from mtgrules.sources.pipeline import detect_format, extract_text, parse_document, read_source
 from mtgrules.text.labels import split_labelled_line
 from mtgrules.text.normalize import normalize_text
 from mtgrules.text.notation import fold_ascii_typography, fold_old_mana
@@ -142,7 +142,7 @@ def test_archive_format_matches_txt(rel: str, strict_floor: float) -> None:
         pytest.skip("antiword is not installed (apt-get install antiword)")
     txt = _archive(f"txt/{path.stem}.txt")
     reference = parse_document(txt, txt.read_bytes()).editions
-    extracted = extract_bytes(path.read_bytes(), str(path))
+    extracted = extract_text(path.read_bytes(), str(path))
     assert extracted.format == path.suffix.lstrip(".")
     editions = parse_text(extracted.text, str(path))
 
@@ -217,7 +217,7 @@ def test_pdf_headers_footers_and_page_numbers_go_and_wrapped_rules_join() -> Non
     paragraphs = _rules_pages()
     layout = Layout(header="Magic: The Gathering Comprehensive Rules", footer="Page {page}")
     data = typeset(paragraphs, layout, _indent)
-    extracted = extract_bytes(data, "generated.pdf")
+    extracted = extract_text(data, "generated.pdf")
     assert extracted.format == "pdf"
     assert "header" in extracted.notes[0]
     text = extracted.text
@@ -247,7 +247,7 @@ def test_pdf_headers_footers_and_page_numbers_go_and_wrapped_rules_join() -> Non
 def test_pdf_bad_input(make, message: str) -> None:
     data = make()
     with pytest.raises(InputError) as err:
-        extract_bytes(data, "bad.pdf")
+        extract_text(data, "bad.pdf")
     assert message in str(err.value)
     assert "\n" not in str(err.value)
 
@@ -271,7 +271,7 @@ def test_encrypted_pdf_is_refused() -> None:
     buf = io.BytesIO()
     writer.write(buf)
     with pytest.raises(InputError, match="encrypted with a password"):
-        extract_bytes(buf.getvalue(), "locked.pdf")
+        extract_text(buf.getvalue(), "locked.pdf")
 
 
 # --- DOCX: real paragraphs, corrupt files, zip bombs --------------------------------------
@@ -291,9 +291,9 @@ def _docx(paragraphs: list[str]) -> bytes:
 def test_docx_paragraphs_come_out_as_lines(tmp_path: Path) -> None:
     path = tmp_path / "rules-107.bin"  # no telling extension: detection reads the content
     path.write_bytes(_docx(EN_107_3))
-    text, fmt = read_any(path)
-    assert fmt == "docx"
-    assert [ln for ln in text.splitlines() if ln] == EN_107_3
+    decoded = read_source(path)
+    assert decoded.format == "docx"
+    assert [ln for ln in decoded.text.splitlines() if ln] == EN_107_3
 
 
 def _zip(members: dict[str, bytes]) -> bytes:
@@ -339,7 +339,7 @@ def test_docx_bad_input(make, message: str, monkeypatch: pytest.MonkeyPatch) -> 
 
         monkeypatch.setattr(zipfile.ZipExtFile, "read", no_read)
     with pytest.raises(InputError) as err:
-        extract_bytes(data, "bad.docx")
+        extract_text(data, "bad.docx")
     assert message in str(err.value)
     assert "\n" not in str(err.value)
 
@@ -369,7 +369,7 @@ def test_rtf_bytes_decode_in_the_files_code_page(header: str, codec: str) -> Non
     lines = [ln for ln in EN_107_3 if any(ord(ch) > 127 for ch in ln)]  # ’ and “ ”
     assert lines
     body = "\n".join(r"\f0 " + escape(ln) + r"\par" for ln in lines)
-    extracted = extract_bytes(f"{header}\n{body}\n}}".encode("ascii"), "rules.rtf")
+    extracted = extract_text(f"{header}\n{body}\n}}".encode("ascii"), "rules.rtf")
     assert extracted.format == "rtf"
     assert [ln.strip() for ln in extracted.text.splitlines() if ln.strip()] == lines
 
@@ -380,7 +380,7 @@ def test_doc_without_antiword_says_how_to_install(
     monkeypatch.setenv("PATH", str(tmp_path))  # an empty folder: no antiword on the PATH
     data = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + "WordDocument".encode("utf-16-le") + b"\x00" * 512
     with pytest.raises(InputError, match="apt-get install antiword"):
-        extract_bytes(data, "old.doc")
+        extract_text(data, "old.doc")
 
 
 def test_doc_that_antiword_cannot_read_is_one_clear_line() -> None:
@@ -390,14 +390,14 @@ def test_doc_that_antiword_cannot_read_is_one_clear_line() -> None:
         pytest.skip("antiword is not installed")
     data = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + "WordDocument".encode("utf-16-le") + b"\x00" * 512
     with pytest.raises(InputError) as err:
-        extract_bytes(data, "broken.doc")
+        extract_text(data, "broken.doc")
     assert "antiword cannot read" in str(err.value) and "\n" not in str(err.value)
 
 
 @pytest.mark.parametrize("data, message", NOT_RULES, ids=[m for _, m in NOT_RULES])
 def test_files_that_are_not_rules_text_are_named(data: bytes, message: str) -> None:
     with pytest.raises(InputError) as err:
-        extract_bytes(data, "input")
+        extract_text(data, "input")
     assert message in str(err.value) and "\n" not in str(err.value)
 
 
@@ -466,7 +466,7 @@ def test_markup_pages_give_the_rules_with_their_own_labels(
     make, fmt: str, languages: list[str]
 ) -> None:
     page = make()
-    extracted = extract_bytes(page.encode("utf-8"), "page")
+    extracted = extract_text(page.encode("utf-8"), "page")
     assert extracted.format == fmt
     for leftover in MARKUP_LEFTOVERS:
         assert leftover not in extracted.text, leftover
@@ -491,7 +491,7 @@ def test_markup_pages_give_the_rules_with_their_own_labels(
 
 
 def test_dokuwiki_line_map_points_at_the_bookmarked_line() -> None:
-    extracted = extract_bytes(_dokuwiki().encode("utf-8"), "page.txt")
+    extracted = extract_text(_dokuwiki().encode("utf-8"), "page.txt")
     rules = _rules(parse_text(extracted.text, "page"))
     english = [c for c in rules if c.raw.isascii()]
     for clause in english:
@@ -547,6 +547,6 @@ def test_damaged_files_give_one_clear_line(family: str) -> None:
     for _ in range(150):
         damaged = _damaged(data, rng)
         try:
-            parse_text(extract_bytes(damaged, "damaged").text, "damaged")
+            parse_text(extract_text(damaged, "damaged").text, "damaged")
         except InputError as err:
             assert "\n" not in str(err)

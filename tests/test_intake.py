@@ -22,8 +22,9 @@ from pathlib import Path
 
 import pytest
 
-from mtgrules.sources.decode import decode_any
-from mtgrules.sources.segment import language_tag, parse_document, parse_text
+from mtgrules.sources.parse import parse_text
+from mtgrules.sources.pipeline import parse_document, prepare
+from mtgrules.text.language import language_tag
 
 from .conftest import CORPUS, EXTRA, ROOT, run_cli, table_counts
 from .pdfgen import Layout, repeated, scanned, typeset
@@ -574,11 +575,11 @@ def test_ingesting_the_whole_archive_dates_every_edition(tmp_path: Path):
         _check_against_scan(path, e["rules"], e["date"])
 
 
-def test_decode_any_keeps_the_sha256_of_the_original_bytes():
+def test_prepare_keeps_the_sha256_of_the_original_bytes():
     import hashlib
 
     data = dokuwiki_page().encode("utf-8")
-    decoded = decode_any(data, "page")
+    decoded = prepare(data, "page")
     assert decoded.sha256 == hashlib.sha256(data).hexdigest() and decoded.size == len(data)
 
 

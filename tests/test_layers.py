@@ -1,13 +1,17 @@
 """Imports go only downward: each layer of mtgrules imports only the layers below it.
 
 Every import counts, the lazy ones inside functions too: a lazy import is still a
-dependency. Within a package, the aligner (align/) has a layer table of its own; see
-ALIGN_LAYERS.
+dependency. Between packages, LAYERS gives the order. Inside a package, the packages of
+INNER_LAYERS have a table of their own (ALIGN_LAYERS for the aligner, SOURCES_STEPS for
+intake, a pipeline: read -> detect -> extract -> decode -> segment -> parse): a module
+imports only modules of a strictly lower rank, and a topological sort proves there is no
+circle.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 import graphlib
 from pathlib import Path
 
@@ -71,6 +75,34 @@ ALIGN_LAYERS: dict[str, int] = {
     "report": 52,
     "__init__": 60,
 }
+
+
+# Intake's modules, in the order data flows through them. A step imports only the
+# vocabulary and the steps or helpers ranked below it, never a later step.
+SOURCES_STEPS: dict[str, int] = {
+    # the words every step shares, and helpers that import no other module of sources
+    "formats": 0,  # format names, size limits, Extracted
+    "zipped": 0,  # zip sizes checked before unpacking (detect and the DOCX extractor)
+    "damage": 0,  # scraping damage flags (parse)
+    "dates": 0,  # dates written in the text (parse)
+    "read": 10,  # 1. read: bytes, bounded
+    "detect": 20,  # 2. detect: which container (magic bytes)
+    "pdf": 30,  # 3. extract: one module per container...
+    "office": 30,
+    "rtf": 30,
+    "extract": 31,  # ...and the step that picks one
+    "decode": 40,  # 4. decode: text files' bytes to characters
+    "markup": 50,  # 5. segment: markup dialects...
+    "segment": 51,  # ...and the step: parse lines mapped to the page
+    "clauses": 60,  # 6. parse: pieces every layout shares...
+    "official": 61,  # ...the layouts...
+    "scraped": 61,
+    "parse": 62,  # ...and the step: editions, languages, "is this the rules?"
+    "pipeline": 70,  # runs the six steps in order; the only module that sees them all
+    "__init__": 80,
+}
+# Packages with a layer table of their own.
+INNER_LAYERS: dict[str, dict[str, int]] = {"align": ALIGN_LAYERS, "sources": SOURCES_STEPS}
 
 
 def _layer_of(module: str) -> str:
@@ -147,42 +179,59 @@ def test_the_checker_finds_an_upward_import(tmp_path: Path, where: str, source: 
 ALIGN = PACKAGE / "align"
 
 
-def _align_module(name: str) -> str | None:
-    """'mtgrules.align.edition' (or a name inside it) -> 'edition'; the package -> '__init__'."""
+def _inner_module(name: str, folder: Path) -> str | None:
+    """'mtgrules.align.edition' (or a name inside it) -> 'edition' for folder align/; the
+    package itself -> '__init__'; a module of another package -> None."""
     parts = name.split(".")
-    if parts[:2] != ["mtgrules", "align"]:
+    if parts[:2] != ["mtgrules", folder.name]:
         return None
     if len(parts) == 2:
         return "__init__"
-    return parts[2] if (ALIGN / f"{parts[2]}.py").exists() else "__init__"
+    return parts[2] if (folder / f"{parts[2]}.py").exists() else "__init__"
 
 
-def align_graph(root: Path = ALIGN) -> dict[str, set[str]]:
-    """Module -> the modules of align/ it imports (lazy imports included)."""
+@functools.cache  # parsed once per package, not once per parametrized test
+def package_graph(folder: Path) -> dict[str, set[str]]:
+    """Module -> the modules of the same package it imports (lazy imports included)."""
     out: dict[str, set[str]] = {}
-    for path in sorted(root.glob("*.py")):
+    for path in sorted(folder.glob("*.py")):
         me = path.stem
-        deps = {_align_module(t) for _, t in _imports(path, root.parents[1])}
+        deps = {_inner_module(t, folder) for _, t in _imports(path, folder.parents[1])}
         out[me] = {d for d in deps if d and d != me}
     return out
 
 
-def test_every_align_module_has_a_rank() -> None:
-    unknown = set(align_graph()) - set(ALIGN_LAYERS)
-    assert not unknown, f"give these modules a rank in ALIGN_LAYERS: {sorted(unknown)}"
+def align_graph(root: Path = ALIGN) -> dict[str, set[str]]:
+    return package_graph(root)
 
 
-@pytest.mark.parametrize("module", sorted(align_graph()))
-def test_align_imports_go_downward(module: str) -> None:
-    graph = align_graph()
-    rank = ALIGN_LAYERS[module]
-    upward = sorted(d for d in graph[module] if ALIGN_LAYERS.get(d, 99) >= rank)
-    assert not upward, f"align/{module}.py imports its own layer or above: {upward}"
+INNER_MODULES = [
+    (package, module)
+    for package in sorted(INNER_LAYERS)
+    for module in sorted(package_graph(PACKAGE / package))
+]
 
 
-def test_align_has_no_import_cycle() -> None:
+@pytest.mark.parametrize("package", sorted(INNER_LAYERS))
+def test_every_module_has_a_rank_in_its_package(package: str) -> None:
+    modules = set(package_graph(PACKAGE / package))
+    table = INNER_LAYERS[package]
+    assert modules - set(table) == set(), f"give these modules a rank in {package}'s table"
+    assert set(table) - modules == set(), f"{package}'s table names modules that do not exist"
+
+
+@pytest.mark.parametrize(("package", "module"), INNER_MODULES, ids="/".join)
+def test_imports_inside_a_package_go_downward(package: str, module: str) -> None:
+    graph, table = package_graph(PACKAGE / package), INNER_LAYERS[package]
+    rank = table[module]
+    upward = sorted(d for d in graph[module] if table.get(d, 99) >= rank)
+    assert not upward, f"{package}/{module}.py imports its own layer or above: {upward}"
+
+
+@pytest.mark.parametrize("package", sorted(INNER_LAYERS))
+def test_no_import_cycle_inside_the_package(package: str) -> None:
     # A topological order exists exactly when no module reaches back to itself.
-    graph = align_graph()
+    graph = package_graph(PACKAGE / package)
     order = list(graphlib.TopologicalSorter(graph).static_order())
     assert sorted(order) == sorted(graph)
 
@@ -194,5 +243,21 @@ def test_the_checker_finds_a_cycle_inside_align(tmp_path: Path) -> None:
     (fake / "storage.py").write_text("def f():\n    from .edition import x\n", encoding="utf-8")
     graph = align_graph(fake)
     assert graph == {"edition": {"storage"}, "storage": {"edition"}}
+    with pytest.raises(graphlib.CycleError):
+        list(graphlib.TopologicalSorter(graph).static_order())
+
+
+def test_the_checker_finds_a_circle_of_steps_inside_sources(tmp_path: Path) -> None:
+    # decode (step 4) reaching back to detect is allowed; detect reaching forward to
+    # segment is not, and closes a circle through segment's import of decode.
+    fake = tmp_path / "mtgrules" / "sources"
+    fake.mkdir(parents=True)
+    (fake / "decode.py").write_text("def f():\n    from .detect import x\n", encoding="utf-8")
+    (fake / "detect.py").write_text("from .segment import y\n", encoding="utf-8")
+    (fake / "segment.py").write_text("from mtgrules.sources.decode import f\n", encoding="utf-8")
+    graph = package_graph(fake)
+    assert graph == {"decode": {"detect"}, "detect": {"segment"}, "segment": {"decode"}}
+    upward = {m for m, deps in graph.items() for d in deps if SOURCES_STEPS[d] >= SOURCES_STEPS[m]}
+    assert upward == {"detect"}
     with pytest.raises(graphlib.CycleError):
         list(graphlib.TopologicalSorter(graph).static_order())

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from mtgrules.sources.segment import parse_document
+from mtgrules.sources.pipeline import parse_document
 from mtgrules.text.labels import split_labelled_line
 
 from .conftest import EXTRA, SEEDS

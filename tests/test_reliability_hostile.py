@@ -26,8 +26,8 @@ from sqlalchemy import Engine, inspect, text
 from mtgrules.cli import cli
 from mtgrules.errors import InputError, MtgRulesError
 from mtgrules.ingest import edition_content_hash, ingest_paths
-from mtgrules.sources.decode import MAX_BYTES
-from mtgrules.sources.segment import parse_document
+from mtgrules.sources.formats import MAX_BYTES
+from mtgrules.sources.pipeline import parse_document
 from mtgrules.store import open_store, session_scope
 
 from .conftest import CORPUS, EXTRA, ON_PG, SEEDS, pg_create_database, pg_drop_database
@@ -156,7 +156,7 @@ _CORPUS_FILES = sorted(p for p in CORPUS.rglob("*.txt"))
 
 
 def _decoded_lines(path: Path) -> list[str]:
-    from mtgrules.sources.decode import read_source
+    from mtgrules.sources.pipeline import read_source
 
     return read_source(path).text.splitlines()
 

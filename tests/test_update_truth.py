@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from mtgrules.sources.segment import parse_document
+from mtgrules.sources.pipeline import parse_document
 from mtgrules.text.normalize import normalize_text
 
 from .conftest import EXTRA, ROOT

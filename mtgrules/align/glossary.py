@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
 
-from ..sources.official import SEE_ALSO
+from ..sources.clauses import SEE_ALSO
 from ..store.queries import ClauseView
 from ..termbase import find_terms
 from ..text.fold import fold

@@ -1,24 +1,30 @@
-"""Bytes on disk to text: BOM, encoding and line endings detected, the bytes' sha256 kept."""
+"""Step 4 of intake: a text file's bytes to characters, and how its lines end.
+
+The encoding is read from the bytes: a byte-order mark first, then the charset a web page
+declares (``<meta charset>``, an XML prolog), then a fixed list of candidates tried in turn.
+Binary containers (PDF, Word, RTF) never come here: their extractors decode their own text.
+"""
 
 from __future__ import annotations
 
 import codecs
-import hashlib
-import stat
-from pathlib import Path
+import re
 
 from ..errors import InputError, NotRulesError
-from ..model import DecodedText
-
-# A file larger than this is refused before it is read: the biggest real edition is 1.7 MB
-# (UTF-16), and reading, parsing and indexing a file needs several times its size in memory.
-MAX_BYTES = 50 * 1024 * 1024
 
 _BOMS = (
     (codecs.BOM_UTF8, "utf-8-sig"),
     (codecs.BOM_UTF16_LE, "utf-16-le-bom"),
     (codecs.BOM_UTF16_BE, "utf-16-be-bom"),
 )
+_BOM_CODECS = {"utf-8-sig": "utf-8-sig", "utf-16-le-bom": "utf-16", "utf-16-be-bom": "utf-16"}
+
+_DECLARED = re.compile(
+    rb"""<meta[^>]+charset\s*=\s*["']?([A-Za-z0-9_\-:.]+)|<\?xml[^>]+encoding\s*=\s*["']([A-Za-z0-9_\-.]+)""",
+    re.I,
+)
+# What browsers do: a page that says latin-1 is read as Windows-1252.
+_CHARSET_ALIASES = {"iso-8859-1": "cp1252", "latin1": "cp1252", "us-ascii": "cp1252"}
 
 
 def _looks_binary(data: bytes) -> bool:
@@ -29,32 +35,30 @@ def _looks_binary(data: bytes) -> bool:
     return controls > len(sample) * 0.05
 
 
-def decode_bytes(data: bytes, where: str) -> DecodedText:
-    """Decode ``data`` (read from ``where``, used in messages) or raise InputError."""
-    text, encoding = decode_text(data, where)
-    return DecodedText(
-        text=text,
-        encoding=encoding,
-        newline=describe_newlines(text),
-        sha256=hashlib.sha256(data).hexdigest(),
-        size=len(data),
-    )
-
-
 def decode_text(data: bytes, where: str) -> tuple[str, str]:
-    """(text, encoding name) of ``data``, or InputError: the decoding alone, which the page
-    reader (sources/markup.py) shares."""
+    """(text, encoding name) of a text file's bytes, or InputError. A charset the page
+    declares is honoured, so a GBK, Shift_JIS or EUC-KR page reads right; otherwise the
+    bytes decide."""
+    m = _DECLARED.search(data[:4096])
+    if m is not None and not data.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")):
+        name = (m[1] or m[2]).decode("ascii").lower()
+        name = _CHARSET_ALIASES.get(name, name)
+        if name not in ("utf-8", "utf8"):
+            try:
+                return data.decode(name), name
+            except (LookupError, UnicodeDecodeError):
+                pass  # a wrong declaration: fall back to what the bytes say
+    return _decode_undeclared(data, where)
+
+
+def _decode_undeclared(data: bytes, where: str) -> tuple[str, str]:
     if not data.strip():
         raise NotRulesError(f"{where}: the file is empty; give a file that holds rules text.")
     text: str | None = None
     encoding = ""
     for bom, name in _BOMS:
         if data.startswith(bom):
-            codec = {
-                "utf-8-sig": "utf-8-sig",
-                "utf-16-le-bom": "utf-16",
-                "utf-16-be-bom": "utf-16",
-            }[name]
+            codec = _BOM_CODECS[name]
             try:
                 text = data.decode(codec)
             except UnicodeDecodeError as exc:
@@ -100,68 +104,3 @@ def describe_newlines(text: str) -> str:
     if len(kinds) == 1:
         return next(iter(kinds))
     return "mixed " + ",".join(f"{k}={v}" for k, v in kinds.items())
-
-
-def _too_big(where: str, size: int) -> InputError:
-    return InputError(
-        f"{where}: {size / 1e6:.0f} MB is over the {MAX_BYTES // 2**20} MiB limit for one "
-        "source file; split it into editions."
-    )
-
-
-def read_bytes(path: Path) -> bytes:
-    """The bytes of the file at ``path``, bounded: refused from its size before it is read."""
-    where = str(path)
-    try:
-        st = path.stat()
-        if stat.S_ISDIR(st.st_mode):
-            raise IsADirectoryError
-        # A device, FIFO or /proc file has no honest size and may never end.
-        if not stat.S_ISREG(st.st_mode):
-            raise InputError(f"{where}: not a regular file; give a file of rules text.")
-        size = st.st_size
-        if size > MAX_BYTES:
-            raise _too_big(where, size)
-        with path.open("rb") as fh:
-            # Bounded even if the file grows while it is read.
-            data = fh.read(MAX_BYTES + 1)
-        if len(data) > MAX_BYTES:
-            raise _too_big(where, len(data))
-    except FileNotFoundError:
-        raise InputError(f"{where}: no such file.") from None
-    except IsADirectoryError:
-        raise InputError(f"{where}: is a folder, not a file.") from None
-    except PermissionError:
-        raise InputError(f"{where}: permission denied; check the file's permissions.") from None
-    except OSError as exc:
-        raise InputError(f"{where}: cannot be read ({exc.strerror}).") from None
-    return data
-
-
-def read_source(path: Path) -> DecodedText:
-    """The file at ``path``, read (bounded) once and turned into plain rules text, whatever its
-    format (detected from the content: sources/formats.py)."""
-    return decode_any(read_bytes(path), str(path))
-
-
-def decode_any(data: bytes, where: str, *, sha256: str | None = None) -> DecodedText:
-    """``data`` in any supported format (text, PDF, DOCX, .doc, RTF, HTML, Markdown, wiki) as
-    a DecodedText whose text is what the parser reads. InputError on bad input."""
-    from .formats import TEXT, extract_bytes  # formats imports this module
-
-    extracted = extract_bytes(data, where)
-    if extracted.format == TEXT:
-        # The decoded file, untouched: plain text parses exactly as it always did.
-        newline = describe_newlines(extracted.text)
-    else:
-        newline = describe_newlines(extracted.source) if extracted.source else "none"
-    return DecodedText(
-        text=extracted.text,
-        encoding=extracted.encoding[:32],
-        newline=newline,
-        sha256=sha256 or hashlib.sha256(data).hexdigest(),
-        size=len(data),
-        format=extracted.format,
-        source_lines=extracted.source_lines,
-        notes=list(extracted.notes),
-    )

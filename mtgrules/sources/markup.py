@@ -1,4 +1,5 @@
-"""Web and wiki pages: HTML, Markdown, DokuWiki and MediaWiki source, to plain lines.
+"""Web and wiki pages: HTML, Markdown, DokuWiki and MediaWiki source, to plain lines (the
+markup half of step 5, ``segment.py``).
 
 The parser must see what a reader sees: a clause's label at the start of its own line
 ("107.3a If a spell..."), not behind a bookmark (``<BOOKMARK:cr107-3a>107.3a``) or inside
@@ -24,34 +25,7 @@ import re
 from collections import Counter
 from html.parser import HTMLParser
 
-from ..errors import NotRulesError
-from .decode import decode_text
-from .formats import DOKUWIKI, HTML, MARKDOWN, MEDIAWIKI, TEXT, Extracted, check_text_size
-
-# --- decoding ----------------------------------------------------------------------------
-
-_DECLARED = re.compile(
-    rb"""<meta[^>]+charset\s*=\s*["']?([A-Za-z0-9_\-:.]+)|<\?xml[^>]+encoding\s*=\s*["']([A-Za-z0-9_\-.]+)""",
-    re.I,
-)
-# What browsers do: a page that says latin-1 is read as Windows-1252.
-_CHARSET_ALIASES = {"iso-8859-1": "cp1252", "latin1": "cp1252", "us-ascii": "cp1252"}
-
-
-def decode_page(data: bytes, where: str) -> tuple[str, str]:
-    """(text, encoding). A charset the page declares (``<meta charset>``, an XML prolog) is
-    honoured, so a GBK, Shift_JIS or EUC-KR page reads right; otherwise as any text file."""
-    m = _DECLARED.search(data[:4096])
-    if m is not None and not data.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")):
-        name = (m[1] or m[2]).decode("ascii").lower()
-        name = _CHARSET_ALIASES.get(name, name)
-        if name not in ("utf-8", "utf8"):
-            try:
-                return data.decode(name), name
-            except (LookupError, UnicodeDecodeError):
-                pass  # a wrong declaration: fall back to what the bytes say
-    return decode_text(data, where)
-
+from .formats import DOKUWIKI, HTML, MARKDOWN, MEDIAWIKI, TEXT
 
 # --- detection ---------------------------------------------------------------------------
 
@@ -382,28 +356,11 @@ def _html_lines(source: str) -> list[tuple[int, str]]:
 # --- entry point -------------------------------------------------------------------------
 
 
-def extract_page(data: bytes, where: str) -> Extracted:
-    """Plain text, HTML, Markdown or wiki source to parse lines."""
-    text, encoding = decode_page(data, where)
-    if not text.strip():
-        raise NotRulesError(
-            f"{where}: the file holds only whitespace; give a file with rules text."
-        )
-    kind = sniff_markup(text)
-    if kind == TEXT:
-        return Extracted(format=TEXT, text=text, encoding=encoding)
-    if kind == HTML:
-        pairs = _html_lines(text)
-    elif kind == MARKDOWN:
-        pairs = _markdown_lines(text)
-    else:
-        pairs = _wiki_lines(text, kind)
-    out = "\n".join(t for _, t in pairs) + "\n"
-    check_text_size(len(out), where)
-    return Extracted(
-        format=kind,
-        text=out,
-        encoding=encoding,
-        source=text,
-        source_lines=[n for n, _ in pairs],
-    )
+def markup_lines(source: str, dialect: str) -> list[tuple[int, str]]:
+    """(line of ``source``, markup-free text) for each parse line of a page in ``dialect``
+    (html, markdown, dokuwiki or mediawiki, as sniff_markup names it)."""
+    if dialect == HTML:
+        return _html_lines(source)
+    if dialect == MARKDOWN:
+        return _markdown_lines(source)
+    return _wiki_lines(source, dialect)

@@ -1,4 +1,5 @@
-"""Word documents: DOCX (python-docx) and legacy Word 97-2003 .doc (Debian's antiword).
+"""Step 3 of intake (extract) for Word: DOCX (python-docx) and legacy Word 97-2003 .doc
+(Debian's antiword).
 
 DOCX: python-docx opens the package and finds the main document part; paragraphs are read
 straight from its XML (0.25 s for the 2026 edition, 3,114 rules as in the .txt, where
@@ -22,7 +23,8 @@ import tempfile
 from io import BytesIO
 
 from ..errors import InputError
-from .formats import DOC, DOCX, Extracted, check_text_size, check_zip_sizes
+from .formats import DOC, DOCX, Extracted, check_text_size
+from .zipped import check_zip_sizes
 
 ANTIWORD_TIMEOUT = 60  # seconds; antiword reads the 2009 edition in under 0.1 s
 

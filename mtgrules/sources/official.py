@@ -11,16 +11,15 @@ from functools import lru_cache
 
 from ..model import Clause, ParsedEdition
 from ..text.labels import RULE_REF, SECTION_HEADING, parent_of, split_labelled_line
+from .clauses import EXAMPLE, glossary_entry
 from .damage import find_damage
 from .dates import find_effective_date
 
 CONTENTS = {"contents", "目录", "目錄", "table des matières", "índice", "contenido"}
 GLOSSARY = {"glossary", "词汇表", "詞彙表", "glossaire", "glosario"}
 CREDITS = {"credits", "版权信息", "致谢", "crédits", "créditos"}
-EXAMPLE = re.compile(r"^(?:Examples?|Exemples?|Ejemplos?)\s*:|^(?:例如|例)\s*[：:]")
 BROKEN_LABEL = re.compile(r"^([0-9]{3})\.\s+([0-9]{1,4}[a-z])\s+(\S.*)$")
 _HAS_DIGITS = re.compile(r"\d{3}")
-SEE_ALSO = re.compile(r"(?:See(?: also)?|参见|另参见|Voir|Véase)\s*(?:rule\s*)?([^.。]+)[.。]")
 
 
 def looks_official(lines: list[str]) -> bool:
@@ -160,17 +159,3 @@ def parse_glossary_blocks(stripped: list[str], start: int, end: int) -> list[Cla
             flush()
     flush()
     return entries
-
-
-def glossary_entry(term: str, body: str, line: int) -> Clause:
-    see = [m.strip() for m in SEE_ALSO.findall(body)]
-    refs = sorted(set(RULE_REF.findall(body)))
-    refs += [f"see:{s}" for s in see if not RULE_REF.fullmatch(s.split(",")[0].strip())]
-    return Clause(
-        "glossary",
-        body,
-        term=term.rstrip(".").strip(),
-        refs=refs,
-        flags=find_damage(body),
-        line=line,
-    )

@@ -1,5 +1,5 @@
-"""The text layer of a PDF, as paragraphs: page headers, footers and numbers gone, wrapped
-lines and rules broken over pages joined.
+"""Step 3 of intake (extract) for PDF: the text layer, as paragraphs: page headers,
+footers and numbers gone, wrapped lines and rules broken over pages joined.
 
 pypdfium2 (PDFium) reads the text layer: 0.5 s for the 306-page 2026-01-16 edition where
 pypdf takes 12 s; with the layout work below, 0.6 s (benchmarks/bench_formats.py). PDFium gives the page text with its own line breaks; for each line we ask

@@ -1,4 +1,5 @@
-"""Rich Text Format through striprtf, decoded with the file's own code page.
+"""Step 3 of intake (extract) for Rich Text Format, through striprtf, decoded with the
+file's own code page.
 
 RTF is 7-bit text: characters beyond ASCII are written as ``\\uN`` (Unicode) or ``\\'hh`` (a
 byte in the document's code page). The code page is named in the header: ``\\ansicpgN``

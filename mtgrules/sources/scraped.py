@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from ..model import Clause, ParsedEdition
 from ..text.identify import identify_language, script_of_text
 from ..text.labels import RULE_REF, parent_of, split_labelled_line
+from ..text.language import UNDETERMINED
+from .clauses import EXAMPLE, glossary_entry
 from .damage import find_damage
 from .dates import find_effective_date
-from .official import EXAMPLE, glossary_entry
 
 # "Regla 107.3 · Números y símbolos": a page about one rule names it in a heading.
 RULE_HEADING = re.compile(
@@ -32,8 +33,6 @@ BOILERPLATE = re.compile(
 )
 DATE_LINE = re.compile(r"(?:current|effective) as of|此规则于.*起生效", re.I)
 USERNAME = re.compile(r"^[\w.\-]{2,32}$")
-# BCP 47's tag for "language not determined": an edition whose language could not be told.
-UNDETERMINED = "und"
 
 
 @dataclass

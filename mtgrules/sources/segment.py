@@ -1,143 +1,34 @@
-"""Text to editions: picks the layout family and names the edition's language."""
+"""Step 5 of intake: decoded text to the lines the parser reads, one paragraph a line.
+
+A web or wiki page is read for its markup (``markup.py``: which dialect, then its lines
+without tags, entities or link syntax); each parse line remembers the line of the page it
+came from, and the page itself is kept verbatim. Plain text is its own lines, untouched.
+A new markup dialect slots in here, through ``markup.py``.
+"""
 
 from __future__ import annotations
 
-import re
-from dataclasses import replace
-from pathlib import Path
-
-from ..errors import InputError, NotRulesError
-from ..model import DecodedText, ParsedDocument, ParsedEdition
-from ..text.identify import identify_language
-from ..text.labels import split_labelled_line
-from .decode import decode_any
-from .official import looks_official, parse_official
-from .scraped import UNDETERMINED, parse_scraped
-
-# A document holds rules when at least this many of its paragraphs are rules or glossary
-# entries, and they are not lost among its other paragraphs (a README that mentions "rule
-# 107.3" once, a SOURCES.md with a table row starting "107.3"). The smallest real page in the
-# corpus has 9 rules in 28 paragraphs; a README has 1 in 143.
-MIN_RULES = 2
-MIN_RULES_SHARE = 0.05
-
-# BCP 47, as users type it: a language (2-3 letters), then an optional script (4 letters)
-# and region (2 letters or 3 digits): "de", "pt-BR", "zh-Hant", "sr-Latn-RS".
-_TAG = re.compile(r"^([A-Za-z]{2,3})(?:[-_]([A-Za-z]{4}))?(?:[-_]([A-Za-z]{2}|[0-9]{3}))?$")
+from ..errors import NotRulesError
+from .formats import TEXT, Extracted, check_text_size
+from .markup import markup_lines, sniff_markup
 
 
-def language_tag(text: str) -> str:
-    """A user's --lang, checked and written the BCP 47 way ("PT_br" -> "pt-BR"), or InputError."""
-    m = _TAG.match(text.strip())
-    if m is None or m[1].lower() == UNDETERMINED:
-        raise InputError(
-            f"--lang {text!r} is not a language tag; give a BCP 47 tag such as de, it, pt-BR, "
-            "ko or zh-Hant."
-        )
-    parts = [m[1].lower()]
-    if m[2]:
-        parts.append(m[2].title())
-    if m[3]:
-        parts.append(m[3].upper())
-    return "-".join(parts)
-
-
-def _unsure(where: str) -> InputError:
-    return InputError(
-        f"{where}: cannot tell which language its rules are in; give it with --lang "
-        "(a BCP 47 tag such as de, it, pt-BR or ko)."
-    )
-
-
-# Enough rules text to tell a language for certain: on the archive's 110 editions and the
-# corpus's 23, py3langid gives the same answer (en 129, zh-Hans 4) from 1,000, 2,000, 5,000
-# or 20,000 characters; 2,000 costs 2 ms a file where 20,000 cost 17 ms.
-SAMPLE_CHARS = 2000
-
-
-def _rules_sample(lines: list[str]) -> str:
-    """The text of the first labelled rules (not the front matter, which may be English
-    boilerplate in a translation)."""
-    parts: list[str] = []
-    size = 0
-    for ln in lines:
-        labelled = split_labelled_line(ln.strip())
-        if labelled:
-            parts.append(labelled[1])
-            size += len(labelled[1])
-            if size >= SAMPLE_CHARS:
-                break
-    return " ".join(parts)
-
-
-def parse_text(text: str, where: str, *, language: str | None = None) -> list[ParsedEdition]:
-    """The editions in ``text``. ``language`` (a user's --lang) replaces detection: every
-    edition of a one-language text takes it; in a text with several languages it names the
-    editions whose language could not be told."""
-    lines = text.splitlines()  # not re.M: bare-CR files would read as one line
-    if looks_official(lines):
-        if language is None:
-            language = identify_language(_rules_sample(lines))
-            if language is None:
-                raise _unsure(where)
-        editions = [parse_official(lines, language)]
-    else:
-        editions = _tag(parse_scraped(lines), language, where)
-    editions = [e for e in editions if e.rule_count or any(c.kind == "glossary" for c in e.clauses)]
-    if not editions:
+def segment(text: str, encoding: str, where: str) -> Extracted:
+    """The parse lines of a decoded text file (plain text, HTML, Markdown or wiki source)."""
+    if not text.strip():
         raise NotRulesError(
-            f"{where}: no recognisable rules (no labelled rule such as '107.3a', no glossary "
-            "entry, no 'Rule 107.3' heading); is this a Comprehensive Rules text?"
+            f"{where}: the file holds only whitespace; give a file with rules text."
         )
-    found = sum(1 for e in editions for c in e.clauses if c.kind in ("rule", "glossary"))
-    paragraphs = sum(1 for e in editions for c in e.clauses if c.kind != "noise")
-    if found < MIN_RULES or found < MIN_RULES_SHARE * paragraphs:
-        raise NotRulesError(
-            f"{where}: only {found} rule{'s' if found != 1 else ''} among {paragraphs} "
-            "paragraphs; this is not a Comprehensive Rules text (nor a page of rules)."
-        )
-    return editions
-
-
-def _tag(editions: list[ParsedEdition], language: str | None, where: str) -> list[ParsedEdition]:
-    known = {e.language for e in editions if e.language != UNDETERMINED}
-    if language is not None:
-        if len(known) <= 1:
-            return [replace(e, language=language) for e in editions]
-        if not any(e.language == UNDETERMINED for e in editions):
-            raise InputError(
-                f"{where}: holds rules in {' and '.join(sorted(known))}, each recognised; "
-                "--lang names the language of a one-language file, or of the text whose "
-                "language cannot be told. Ingest it without --lang."
-            )
-        return [
-            replace(e, language=language) if e.language == UNDETERMINED else e for e in editions
-        ]
-    if any(
-        e.language == UNDETERMINED and any(c.kind in ("rule", "glossary") for c in e.clauses)
-        for e in editions
-    ):
-        raise _unsure(where)
-    return editions
-
-
-def parse_document(
-    path: Path,
-    source: DecodedText | bytes,
-    *,
-    name: str | None = None,
-    origin: str | None = None,
-    language: str | None = None,
-) -> ParsedDocument:
-    """The editions in a source file, given decoded (decode.read_source, as ingest does: one
-    read per file) or as the bytes read from ``path``, in any supported format. Clause.line
-    is the line of the original file (for a web or wiki page, the line with the markup)."""
-    decoded = source if isinstance(source, DecodedText) else decode_any(source, str(path))
-    editions = parse_text(decoded.text, str(path), language=language)
-    if decoded.source_lines is not None:
-        for edition in editions:
-            for clause in edition.clauses:
-                clause.line = decoded.file_line(clause.line)
-    return ParsedDocument(
-        path=str(path), name=name or path.name, decoded=decoded, editions=editions, origin=origin
+    dialect = sniff_markup(text)
+    if dialect == TEXT:
+        return Extracted(format=TEXT, text=text, encoding=encoding)
+    pairs = markup_lines(text, dialect)
+    out = "\n".join(t for _, t in pairs) + "\n"
+    check_text_size(len(out), where)
+    return Extracted(
+        format=dialect,
+        text=out,
+        encoding=encoding,
+        source=text,
+        source_lines=[n for n, _ in pairs],
     )

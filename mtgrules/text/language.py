@@ -7,12 +7,37 @@ editions' scripts but one language for pairing a translation with its English; a
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
+
+from ..errors import InputError
 
 # The order languages are listed in, beside each other, in every report and search result.
 # Languages not listed come after these, alphabetically.
 DISPLAY_ORDER = ("en", "fr", "es", "de", "it", "pt", "ru", "ja", "ko", "zh-Hans", "zh-Hant")
 SOURCE_LANGUAGE = "en"  # the Comprehensive Rules are written in English, then translated
+# BCP 47's tag for "language not determined": an edition whose language could not be told.
+UNDETERMINED = "und"
+
+# BCP 47, as users type it: a language (2-3 letters), then an optional script (4 letters)
+# and region (2 letters or 3 digits): "de", "pt-BR", "zh-Hant", "sr-Latn-RS".
+_TAG = re.compile(r"^([A-Za-z]{2,3})(?:[-_]([A-Za-z]{4}))?(?:[-_]([A-Za-z]{2}|[0-9]{3}))?$")
+
+
+def language_tag(text: str) -> str:
+    """A user's --lang, checked and written the BCP 47 way ("PT_br" -> "pt-BR"), or InputError."""
+    m = _TAG.match(text.strip())
+    if m is None or m[1].lower() == UNDETERMINED:
+        raise InputError(
+            f"--lang {text!r} is not a language tag; give a BCP 47 tag such as de, it, pt-BR, "
+            "ko or zh-Hant."
+        )
+    parts = [m[1].lower()]
+    if m[2]:
+        parts.append(m[2].title())
+    if m[3]:
+        parts.append(m[3].upper())
+    return "-".join(parts)
 
 
 def base_language(tag: str) -> str:
