@@ -234,7 +234,7 @@ def _plant(session, en_label: str, zh_label: str, score: float) -> None:
     (a,) = [c for c in rule_clauses(session, en.id, en_label) if c.label == en_label]
     (b,) = [c for c in rule_clauses(session, zh.id, zh_label) if c.label == zh_label]
     # zh -> en: a pair of editions the ingest stores the other way, so nothing is replaced.
-    save_edition_alignment(session, EditionAlignment(zh, en, [Pair(b, a, score, [], "moved")]))
+    save_edition_alignment(session, EditionAlignment(zh, en, [Pair(b, a, score, [], "renumbered")]))
 
 
 def test_check_passes_on_the_corpus(corpus_db):

@@ -46,8 +46,9 @@ LAYERS: dict[str, int] = {
 # lower rank (of align/; the other packages go by LAYERS). The gaps leave room for new
 # modules in each layer.
 ALIGN_LAYERS: dict[str, int] = {
-    # data types: the results of the aligner
-    "model": 0,
+    # data types: the renumbering map (labels only), then the results of the aligner
+    "renumbering": 0,
+    "model": 1,
     # scoring: what two clauses have in common, and whether labels count
     "features": 10,
     "numbering": 10,

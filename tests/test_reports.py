@@ -184,7 +184,7 @@ def test_whole_edition_drift_chinese_2022(corpus_db: Path, slugs: dict[str, int]
             "[-as he or she pays-]{+immediately before they pay+}",
         ),
         ("en-2009-07-11", "en-2026-01-16", "107.3", "{X}{+, [-X],+} or[- an-] X"),
-        ("en-2009-07-11", "en-2026-01-16", "107.3", "107.3h -> 107.3p  moved"),
+        ("en-2009-07-11", "en-2026-01-16", "107.3", "107.3h -> 107.3p  renumbered"),
         ("en-2009-07-11", "en-2026-01-16", "107.3", "+ 107.3n  added"),
     ],
 )
@@ -209,7 +209,8 @@ def test_diff_json_moves_are_not_delete_plus_insert(corpus_db: Path) -> None:
     )
     assert result.returncode == 1  # differences found
     d = json.loads(result.stdout)
-    assert {"from": "107.3h", "to": "107.3p"} in d["moved"]
+    assert {"from": "107.3h", "to": "107.3p"} in d["renumbered"]
+    assert d["renumbering"]["renumbered"] == d["summary"]["renumbered"] == len(d["renumbered"])
     assert d["added"] == NEW_IN_TODAY
     assert d["removed"] == []
     reworded = {c["to"]: c["gist"] for c in d["changes"] if c.get("wording_changed")}
@@ -295,7 +296,7 @@ def test_every_format_renders(reports: dict[str, dict], kind: str, fmt: str) -> 
     [
         (["drift", "107.3", "--format", "md"], "| `107.3p` |"),
         (["trace", "107.3p", "--format", "html"], "<!DOCTYPE html>"),
-        (["diff", "en-2019-10-04", "en-2020-09-25", "--rule", "107.3"], "107.3m -> 107.3n  moved"),
+        (["diff", "en-2019-10-04", "en-2020-09-25", "--rule", "107.3"], "107.3m -> 107.3n  renumbered"),
     ],
 )
 def test_cli_formats(corpus_db: Path, args: list[str], expect: str) -> None:

@@ -111,7 +111,12 @@ def render_editions(result: EditionAlignment, *, limit: int = 200) -> str:
     lines = [
         f"{result.a.slug} -> {result.b.slug}: "
         + ", ".join(f"{k} {v}" for k, v in counts.items() if v)
+        + " (pairs: a split or a merge is one pair per part)"
     ]
+    # The same count and summary as `mtgrules diff A B` and every other reader.
+    numbering = result.renumbering().lines()
+    if numbering:
+        lines += [numbering[0], *(f"  {line}" for line in numbering[1:]), ""]
     shown = 0
     for p in result.pairs:
         if p.kind == "match" and p.score >= 0.999:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .common import edition_gaps, update_item_name, update_sections
+from .common import defect_lines, edition_gaps, update_item_name, update_sections
 from .worddiff import condensed
 
 
@@ -131,6 +131,10 @@ def render_edition_drift(report: dict[str, Any]) -> str:
     if report["renumbered"]:
         out += ["", "## Renumbered", ""]
         out += [f"- its `{r['from']}` is `{r['to']}`" for r in report["renumbered"]]
+    defects = defect_lines(report.get("defects"))
+    if defects:
+        out += ["", f"## Defects of {md(e['slug'])} ({len(defects)})", ""]
+        out += [f"- {md(line)}" for line in defects]
     out += _checks(report["checks"], {str(e["id"]): e["slug"]})
     return "\n".join(out) + "\n"
 
@@ -227,19 +231,25 @@ def render_diff(report: dict[str, Any]) -> str:
     out = [
         f"# {md(a['slug'])} → {md(b['slug'])}{scope}",
         "",
-        f"{s['changed']} reworded, {s['moved']} moved, {s['added']} added, "
+        f"{s['changed']} reworded, {s['renumbered']} renumbered, {s['added']} added, "
         f"{s['removed']} removed, {s.get('notation', 0)} in notation only, "
         f"{s['unchanged']} unchanged.",
         "",
     ]
+    from ..align.renumbering import summary_lines
     from .render_text import NOTATION_SHOWN, notation_labels
+
+    numbering = summary_lines(report["renumbering"])
+    if numbering:
+        out += [f"**{numbering[0]}**", ""]
+        out += [f"- {md(line)}" for line in numbering[1:]] + [""]
 
     notation = [c for c in report["changes"] if c["kind"] == "notation"]
     for c in report["changes"]:
         if c["kind"] == "notation" and len(notation) > NOTATION_SHOWN:
             continue
-        if c["kind"] == "moved":
-            head = f"`{c['from']}` → `{c['to']}` moved"
+        if c["kind"] == "renumbered":
+            head = f"`{c['from']}` → `{c['to']}` renumbered"
         else:
             head = f"`{c['to'] or c['from']}` {'reworded' if c['kind'] == 'changed' else c['kind']}"
         if c.get("wording_changed") or c["kind"] == "notation":

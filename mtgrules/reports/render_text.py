@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..align.renumbering import summary_lines
 from ..render import bold, dim, table, wrap
-from .common import edition_gaps, update_item_name, update_sections
+from .common import defect_lines, edition_gaps, update_item_name, update_sections
 from .worddiff import condensed
 
 _RED, _GREEN, _RESET = "\x1b[31m", "\x1b[32m", "\x1b[0m"
@@ -171,7 +172,13 @@ def render_edition_drift(report: dict[str, Any], colour: bool = False) -> str:
             out.append(wrap(m["text"], "      "))
     if report["renumbered"]:
         out += ["", bold("Renumbered", colour)]
+        numbering = summary_lines(report.get("renumbering") or {"renumbered": 0})
+        out += [f"  {line}" for line in numbering]
         out.append("  " + ", ".join(f"its {r['from']} is {r['to']}" for r in report["renumbered"]))
+    defects = defect_lines(report.get("defects"))
+    if defects:
+        out += ["", bold(f"Defects of {e['slug']} ({len(defects)})", colour)]
+        out += [f"  {line}" for line in defects]
     eds = {str(e["id"]): e}
     out += _checks_block(report["checks"], eds, colour)
     out += _notes(report)
@@ -186,6 +193,12 @@ def render_update(report: dict[str, Any], colour: bool = False) -> str:
         f"{s['unchanged']} unchanged, {s['changed']} changed, {s['new']} new, "
         f"{s['renumbered']} renumbered, {s['removed']} removed; "
         f"checks: {s['errors']} errors, {s['warnings']} warnings.",
+        *[
+            f"{line} in the English since {src['slug']} (as diff prints it; "
+            f"the {s['renumbered']} that kept their wording are listed as renumbered, "
+            "the others as changed)."
+            for line in summary_lines(report["renumbering"])[:1]
+        ],
     ]
     if s.get("direct"):
         out.append(
@@ -245,18 +258,21 @@ def render_diff(report: dict[str, Any], colour: bool = False) -> str:
     scope = f" (rule {report['rule']})" if report.get("rule") else ""
     out = [
         bold(f"{a['slug']} -> {b['slug']}{scope}", colour),
-        f"{s['changed']} reworded, {s['moved']} moved, {s['added']} added, "
+        f"{s['changed']} reworded, {s['renumbered']} renumbered, {s['added']} added, "
         f"{s['removed']} removed, {s.get('notation', 0)} in notation only, "
         f"{s['unchanged']} unchanged.",
     ]
-    marks = {"changed": "~", "moved": ">", "added": "+", "removed": "-"}
+    numbering = summary_lines(report["renumbering"])
+    if numbering:
+        out += ["", numbering[0], *(f"  {line}" for line in numbering[1:])]
+    marks = {"changed": "~", "renumbered": ">", "added": "+", "removed": "-"}
     notation = [c for c in report["changes"] if c["kind"] == "notation"]
     for c in report["changes"]:
         if c["kind"] == "notation" and len(notation) > NOTATION_SHOWN:
             continue
         mark = marks.get(c["kind"], "=")
-        if c["kind"] == "moved":
-            head = f"{c['from']} -> {c['to']}  moved"
+        if c["kind"] == "renumbered":
+            head = f"{c['from']} -> {c['to']}  renumbered"
             if c.get("wording_changed"):
                 head += " and reworded"
         else:
