@@ -296,7 +296,10 @@ def test_every_format_renders(reports: dict[str, dict], kind: str, fmt: str) -> 
     [
         (["drift", "107.3", "--format", "md"], "| `107.3p` |"),
         (["trace", "107.3p", "--format", "html"], "<!DOCTYPE html>"),
-        (["diff", "en-2019-10-04", "en-2020-09-25", "--rule", "107.3"], "107.3m -> 107.3n  renumbered"),
+        (
+            ["diff", "en-2019-10-04", "en-2020-09-25", "--rule", "107.3"],
+            "107.3m -> 107.3n  renumbered",
+        ),
     ],
 )
 def test_cli_formats(corpus_db: Path, args: list[str], expect: str) -> None:
