@@ -67,17 +67,20 @@ class SiteReport(Record):
     seconds: dict[str, float] = field(default_factory=dict)
 
 
-def stored_best_fits(session: Session) -> dict[int, int]:
-    """Translation -> the English edition the ingest chose for it by fit (no English of its
-    date or document), as stored: the site reads the pair the ingest aligned."""
-    from ..align.plan import BEST_FIT, INGEST
-    from ..align.storage import edition_alignment_rows
+def stored_sources(session: Session, infos: list) -> dict[int, int]:
+    """Translation -> the English edition it was made from, as chosen at ingest and stored
+    (reference.find_source): the site reads the pair the ingest aligned."""
+    from ..align.reference import find_source
+    from ..errors import MtgRulesError
 
-    return {
-        r.b: r.a
-        for r in edition_alignment_rows(session)
-        if r.origin == INGEST and r.stats.get("why") == BEST_FIT
-    }
+    out = {}
+    for e in infos:
+        if not is_english(e.language):
+            try:
+                out[e.id] = find_source(session, e, infos).edition.id
+            except MtgRulesError:
+                continue  # no English fits it: the site shows it on its own
+    return out
 
 
 def glossary_counts(session: Session) -> dict[int, int]:
@@ -117,7 +120,7 @@ def build_site(
             "mtgrules ingest [PATH] (no PATH: the bundled corpus)"
         )
     folder = SiteFolder.open(output, force=force)
-    plan = plan_editions(infos, stored_best_fits(session))
+    plan = plan_editions(infos, stored_sources(session, infos))
     history = History(infos, plan)
     data = SiteData(infos, plan, history, glossary_counts(session))
     lap("read")

@@ -52,10 +52,10 @@ class Plan:
     next: dict[int, EditionInfo] = field(default_factory=dict)
 
 
-def plan_editions(infos: list[EditionInfo], best_fit: dict[int, int] | None = None) -> Plan:
+def plan_editions(infos: list[EditionInfo], sources: dict[int, int] | None = None) -> Plan:
     """The pairs the site reads: the pairs the ingest stores (align/plan.py), so that the
-    site reads what is stored and every reader compares the same pairs. ``best_fit``: a
-    translation's English chosen by fit at ingest (its stored alignment), by edition id."""
+    site reads what is stored and every reader compares the same pairs. ``sources``: each
+    translation's English as chosen at ingest (reference.find_source), by edition id."""
     lines = edition_lines(infos)
     steps = []
     previous: dict[int, EditionInfo] = {}
@@ -76,8 +76,9 @@ def plan_editions(infos: list[EditionInfo], best_fit: dict[int, int] | None = No
             if ref is not None:
                 copies.append((ref, e))
         else:
-            fit = by_id.get((best_fit or {}).get(e.id, -1))
-            ref = followed_english(e, infos, fit or newest_english(infos, exclude=e.id))
+            ref = by_id.get((sources or {}).get(e.id, -1)) or followed_english(
+                e, infos, newest_english(infos, exclude=e.id)
+            )
             if ref is not None:
                 translations.append((ref, e))
     return Plan(lines, steps, copies + translations, newest, previous, nxt)
