@@ -73,7 +73,7 @@ def test_edition_page_shows_the_2009_renumbering(corpus_site, tmp_path: Path) ->
     doc = _dom(tmp_path, page)
     assert doc.xpath("//h1")[0].text_content() == "English rules: 2009-07-11"
     heading = doc.get_element_by_id("renumbered").text_content()
-    assert heading == f"Renumbered clauses ({report.summary['moved']:,})"
+    assert heading == f"Renumbering: {report.summary['renumbered']:,} clauses renumbered"
     pager = doc.xpath('//nav[@aria-label="Editions"]')[0].text_content()
     assert "2009-05-01" in pager and "2012-07-01" in pager
     screenshot(tmp_path, page, "site-edition.png", "1400,1400")
@@ -119,6 +119,18 @@ def test_search_page_finds_rules_by_words_and_by_old_numbers(corpus_site, tmp_pa
         tmp_path, f"--screenshot={shot}", "--window-size=1400,900", page.as_uri() + "?q=trample"
     )
     assert shot.stat().st_size > 1000
+
+
+@pytest.mark.parametrize("query", ["?q=%", "?q=100%", "?q=%E0%A4%A", "?q=trample%"])
+def test_a_malformed_query_in_the_address_is_searched_not_thrown(
+    corpus_site, tmp_path: Path, query: str
+) -> None:
+    """decodeURIComponent throws URIError on a lone %: the page reads the query as typed
+    and searches it (the status line is only written when the script ran to its end)."""
+    _, out = corpus_site
+    doc = lxml_html.fromstring(_dump_with_query(tmp_path, out / "search.html", query))
+    status = doc.get_element_by_id("status").text_content()
+    assert re.match(r"\d+ clauses? found", status), (query, status)
 
 
 def test_hostile_rule_text_never_runs(tmp_path: Path) -> None:
