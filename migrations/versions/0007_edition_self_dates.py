@@ -1,0 +1,38 @@
+"""what an edition says of itself: when it was translated, whether its glossary is omitted
+
+Revision ID: 0007
+Revises: 0006
+Create Date: 2026-12-02
+
+A translation prints, beside its effective date (``edition.date``), when it was translated
+(the Japanese file: "2026-01-16 に翻訳"), and may leave its glossary out (the Korean files:
+"용어사전" then "<생략>"). Both are read from the text at parse time
+(mtgrules/sources/official.py, dates.py, parts.py). Editions stored before this revision
+keep NULL and false: re-ingesting their files does not change them (same bytes, nothing
+parsed), so a store that needs the new columns filled is rebuilt by ingesting into a new
+one.
+"""
+
+from collections.abc import Sequence
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0007"
+down_revision: str | None = "0006"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("edition", schema=None) as batch_op:
+        batch_op.add_column(sa.Column("translated_on", sa.Date(), nullable=True))
+        batch_op.add_column(
+            sa.Column("glossary_omitted", sa.Boolean(), nullable=False, server_default=sa.false())
+        )
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("edition", schema=None) as batch_op:
+        batch_op.drop_column("glossary_omitted")
+        batch_op.drop_column("translated_on")
