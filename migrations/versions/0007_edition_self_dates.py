@@ -24,15 +24,19 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 
+# Plain ALTER TABLE, not a batch: a boolean's server default would make Alembic rebuild the
+# edition table on SQLite, which fails with foreign keys on while clauses point at it;
+# SQLite has dropped columns natively since 3.35.
+
+
 def upgrade() -> None:
-    with op.batch_alter_table("edition", schema=None) as batch_op:
-        batch_op.add_column(sa.Column("translated_on", sa.Date(), nullable=True))
-        batch_op.add_column(
-            sa.Column("glossary_omitted", sa.Boolean(), nullable=False, server_default=sa.false())
-        )
+    op.add_column("edition", sa.Column("translated_on", sa.Date(), nullable=True))
+    op.add_column(
+        "edition",
+        sa.Column("glossary_omitted", sa.Boolean(), nullable=False, server_default=sa.false()),
+    )
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("edition", schema=None) as batch_op:
-        batch_op.drop_column("glossary_omitted")
-        batch_op.drop_column("translated_on")
+    op.drop_column("edition", "glossary_omitted")
+    op.drop_column("edition", "translated_on")
