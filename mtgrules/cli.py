@@ -37,8 +37,10 @@ class _Group(click.Group):
             click.echo("mtgrules: interrupted; the store is unchanged.", err=True)
             sys.exit(130)
         except Exception as exc:  # a traceback must never reach a user
+            # One line: a database error's message goes on with the SQL and its parameters.
+            lines = str(exc).strip().splitlines()
             click.echo(
-                f"mtgrules: internal error: {type(exc).__name__}: {exc} "
+                f"mtgrules: internal error: {type(exc).__name__}: {lines[0] if lines else ''} "
                 "(please report it; set MTGRULES_DEBUG=1 for the traceback)",
                 err=True,
             )
@@ -61,6 +63,19 @@ class AppContext:
 
             self._engine = open_store(self.db)
         return self._engine
+
+    @property
+    def store_file(self) -> Path | None:
+        """The store's SQLite file (None for PostgreSQL): outputs must never overwrite it."""
+        from .store.sql import store_file
+
+        return store_file(self.db)
+
+    def check_outputs(self, *outputs: tuple[str, Path | None]) -> None:
+        """Before any work: refuse outputs naming the store or each other (output.py)."""
+        from .output import check_outputs
+
+        check_outputs(outputs, store=self.store_file)
 
     def session(self, *, write: bool = True):
         """A transaction on the store; ``write=False`` for reads, which never wait for an
@@ -449,12 +464,9 @@ def _exit_code_option(f):
 
 
 def _write_file(path: Path, text: str) -> None:
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        from .errors import InputError
+    from .output import write_file
 
-        raise InputError(f"cannot write {path}: {exc.strerror}; choose another -o path") from exc
+    write_file(path, text)
 
 
 def _emit(kind: str, report, fmt: str, output: Path | None) -> None:
@@ -507,6 +519,7 @@ def drift(
         raise QueryError(
             "give a rule (mtgrules drift 107.3) or a whole edition (mtgrules drift --edition E)"
         )
+    app.check_outputs(("-o", output))
     app.ensure_data()
     if rule is not None:
         from .reports.drift import rule_drift
@@ -565,6 +578,7 @@ def update(
     """
     from .reports.update import update_report
 
+    app.check_outputs(("-o", output))
     app.ensure_data()
     with app.session() as s:
         report = update_report(s, translation, to=target, source=source, as_of=as_of)
@@ -600,6 +614,7 @@ def diff(
     from .text.labels import parse_rule_label
 
     label = parse_rule_label(rule) if rule else None
+    app.check_outputs(("-o", output))
     app.ensure_data()
     with app.session() as s:
         report = edition_diff(s, a, b, rule=label, as_of=as_of)
@@ -622,6 +637,7 @@ def trace(app: AppContext, rule: str, fmt: str, output: Path | None, as_of: int 
     from .text.labels import parse_rule_label
 
     label = parse_rule_label(rule)
+    app.check_outputs(("-o", output))
     app.ensure_data()
     with app.session() as s:
         report = trace_clause(s, label, as_of=as_of)
@@ -658,17 +674,22 @@ def export_tmx(
     """Aligned clause pairs as TMX 1.4, with rule labels and edition dates as <prop>s."""
     from .reports.tmx import tmx_units, write_tmx
     from .text.labels import parse_rule_label
+    from .text.xmlchars import XmlCleaner
 
     label = parse_rule_label(rule) if rule else None
+    app.check_outputs(("-o", output))
     app.ensure_data()
     with app.session() as s:
         units, info = tmx_units(s, source_lang, target_lang, rule=label, as_of=as_of)
-    text = write_tmx(units, source_lang)
+    cleaner = XmlCleaner()
+    text = write_tmx(units, source_lang, cleaner)
     if output is None:
         click.echo(text, nl=False)
     else:
         _write_file(output, text)
         click.echo(f"Wrote {info['units']} translation units to {output}", err=True)
+    if cleaner.total:
+        click.echo(f"Note: {cleaner.summary()} (each segment says which).", err=True)
 
 
 @export.command("xliff")
@@ -705,22 +726,27 @@ def export_xliff(
 
     Example: mtgrules export xliff zh-Hans-2022-06-10 --to en-2026-01-16 -o job.xlf
     """
+    from .output import write_files
     from .reports.update import update_report
     from .reports.xliff import unchanged_memory, write_xliff
+    from .text.xmlchars import XmlCleaner
 
+    tmx_option = "--tmx"
+    if tmx_path is None and output is not None:
+        tmx_path = output.with_suffix(".tmx")
+        tmx_option = "the TMX (-o with .tmx)"
+    # -o job.tmx would put the memory over the job; -o k.xlf --tmx k.xlf likewise.
+    app.check_outputs(("-o", output), (tmx_option, tmx_path))
     app.ensure_data()
     with app.session() as s:
         report = update_report(s, translation, to=target, source=source, as_of=as_of)
-    xliff = write_xliff(report)
-    memory, pairs = unchanged_memory(report)
-    if tmx_path is None and output is not None:
-        tmx_path = output.with_suffix(".tmx")
+    cleaner = XmlCleaner()
+    xliff = write_xliff(report, cleaner)
+    memory, pairs = unchanged_memory(report, cleaner)
     if output is None:
         click.echo(xliff, nl=False)
-    else:
-        _write_file(output, xliff)
-    if tmx_path is not None:
-        _write_file(tmx_path, memory)
+    # Both or neither: a failure leaves the previous job and memory as they were.
+    write_files([(p, data) for p, data in ((output, xliff), (tmx_path, memory)) if p is not None])
     counts = report.counts()
     where = f" to {output}" if output else ""
     memo = f"; {pairs} unchanged pairs to {tmx_path}" if tmx_path else ""
@@ -729,6 +755,8 @@ def export_xliff(
         f"{counts['changed']} to review){where}{memo}",
         err=True,
     )
+    if cleaner.total:
+        click.echo(f"Note: {cleaner.summary()} (each unit says which).", err=True)
 
 
 # --- the website ---

@@ -26,6 +26,7 @@ LAYERS: dict[str, int] = {
     "record": 0,
     "schemas": 1,
     "text": 1,
+    "output": 1,
     "model": 2,
     "render": 2,
     "sources": 3,

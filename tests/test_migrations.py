@@ -249,3 +249,96 @@ def test_store_at_0003_with_alignments_upgrades_to_kind_columns(new_store: Store
         engine.dispose()
     assert [tuple(r) for r in rows] == OLD_SIGNATURES
     assert links == len(OLD_SIGNATURES)
+
+
+def _index_columns(conn, table: str) -> list[str]:
+    if conn.dialect.name == "postgresql":
+        rows = conn.execute(
+            text(
+                "SELECT column_name FROM information_schema.columns WHERE table_name = :t "
+                "ORDER BY ordinal_position"
+            ),
+            {"t": table},
+        )
+        return [r[0] for r in rows]
+    return [r[1] for r in conn.execute(text(f"PRAGMA table_info({table})"))]
+
+
+def _tables(conn) -> set[str]:
+    if conn.dialect.name == "postgresql":
+        rows = conn.execute(text("SELECT tablename FROM pg_tables WHERE schemaname = 'public'"))
+    else:
+        rows = conn.execute(text("SELECT name FROM sqlite_master WHERE type = 'table'"))
+    return {r[0] for r in rows}
+
+
+def _hits(engine: Engine, query: str) -> list[tuple]:
+    from mtgrules.search import search
+
+    with session_scope(engine, write=False) as s:
+        return [(h.language, h.kind, h.label, h.term) for h in search(s, query).hits]
+
+
+def test_0006_downgrades_to_the_0005_index_and_upgrades_back(new_store: StoreRef) -> None:
+    """0006's downgrade leaves the index as 0005 made it (no lemma column, no word or
+    lineage table, every text still found by its words), and upgrading again gives the same
+    search as before."""
+    from alembic import command
+
+    from mtgrules.align.plan import ingest_and_align
+    from mtgrules.store.migrate import alembic_config
+
+    engine = open_store(str(new_store))
+    with session_scope(engine) as s:
+        ingest_and_align(s, sorted(SEEDS.glob("*.txt")))
+    before = {q: _hits(engine, q) for q in ("mana cost", "valeur de X", "107.3a")}
+    assert all(before.values())
+    with engine.connect() as conn:
+        groups = conn.execute(text("SELECT id, key, term_key FROM search_group ORDER BY id")).all()
+        if not ON_PG:
+            # What 0005's queries ask: a word in the body or the term, by prefix.
+            found = {
+                r[0]
+                for r in conn.execute(
+                    text("SELECT rowid FROM search_text WHERE search_text MATCH :q"),
+                    {"q": '{body term} : "cost"*'},
+                )
+            }
+    cfg = alembic_config(engine)
+    with engine.connect() as conn, conn.begin():
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0005")
+    assert current_revision(engine) == "0005"
+    with engine.connect() as conn:
+        tables = _tables(conn)
+        assert "search_word" not in tables and "search_lineage" not in tables
+        assert _index_columns(conn, "search_group") == [
+            "id",
+            "key",
+            "language",
+            "kind",
+            "term",
+            "term_key",
+        ]
+        assert (
+            conn.execute(text("SELECT id, key, term_key FROM search_group ORDER BY id")).all()
+            == groups
+        )
+        if not ON_PG:
+            assert _index_columns(conn, "search_text") == ["body", "term"]
+            again = {
+                r[0]
+                for r in conn.execute(
+                    text("SELECT rowid FROM search_text WHERE search_text MATCH :q"),
+                    {"q": '"cost"*'},
+                )
+            }
+            assert again == found and found
+    engine.dispose()
+
+    engine = open_store(str(new_store))  # opening upgrades to head again
+    try:
+        assert current_revision(engine) == head_revision(engine)
+        assert {q: _hits(engine, q) for q in before} == before
+    finally:
+        engine.dispose()

@@ -212,6 +212,15 @@ def test_phrase_before_scattered_words(engine):
     assert phrase == sorted(phrase, reverse=True)
 
 
+def test_a_renumbered_title_brings_its_own_subrules(engine):
+    """ "Mana Cost and Color" is 202 today and was 203 before 2009, when 203 was not yet
+    Illustration: the title's subrules are read under each edition's own number for it."""
+    hits = _search(engine, "mana cost", limit=10).hits
+    labels = [h.label or "" for h in hits if h.language == "en" and h.kind != "glossary"]
+    assert "202" in labels
+    assert [lab for lab in labels if lab == "203" or lab.startswith("203.")] == []
+
+
 def test_one_hit_per_lineage(engine):
     """Trample's entry exists in several wordings (2006 to today): one hit, not three."""
     result = _search(engine, "trample", limit=10)

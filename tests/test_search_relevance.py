@@ -26,6 +26,11 @@ from mtgrules.text.fold import fold
 RELEVANCE_SET = Path(__file__).resolve().parent / "search_relevance.toml"
 # Queries kept out of tuning (scored once, at the end): checked for integrity like the rest.
 HELD_OUT_SET = Path(__file__).resolve().parent / "search_relevance_heldout.toml"
+UNSEEN_SETS = [
+    HELD_OUT_SET,
+    Path(__file__).resolve().parent / "search_relevance_unseen.toml",
+    Path(__file__).resolve().parent / "search_relevance_final.toml",
+]
 MIN_QUERIES = 40
 MIN_PER_LANGUAGE = 6
 
@@ -212,19 +217,21 @@ def _in(language: str, wanted: str) -> bool:
 
 
 def test_every_expected_answer_exists_in_the_corpus(corpus_db, relevance_set):
-    held_out = load_relevance_set(HELD_OUT_SET)
     engine = open_store(str(corpus_db))
     try:
         with session_scope(engine, write=False) as s:
-            problems = missing_answers(s, relevance_set) + missing_answers(s, held_out)
+            problems = missing_answers(s, relevance_set)
+            for path in UNSEEN_SETS:
+                problems += missing_answers(s, load_relevance_set(path))
     finally:
         engine.dispose()
     assert problems == []
 
 
-def test_the_held_out_set_is_apart_from_the_tuning_set(relevance_set):
+@pytest.mark.parametrize("path", UNSEEN_SETS, ids=lambda p: p.stem)
+def test_each_held_out_set_is_apart_from_the_tuning_set(relevance_set, path):
     """Held-out queries appear only there: a query tuned on says nothing about unseen ones."""
-    held_out = load_relevance_set(HELD_OUT_SET)
+    held_out = load_relevance_set(path)
     assert len(held_out) >= 10
     tuned = {(fold(q.q), q.filter) for q in relevance_set}
     assert [q.q for q in held_out if (fold(q.q), q.filter) in tuned] == []

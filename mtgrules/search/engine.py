@@ -496,13 +496,14 @@ def _rank(
     if titles:
         for c in titles:
             c.tier = min(c.tier, 1)
-        heads = load_clauses(db, [samples[c.group.id] for c in titles])
         load_members(db, [c.group for c in titles], plan.allowed)
+        # Each edition's own number for the title: one text may carry several over the
+        # years (2006's 203 "Mana Cost and Color" is 202 today, and 203 is Illustration).
         wanted = [
-            (e, heads[samples[c.group.id]].label)
+            (e, c.group.labels[cid])
             for c in titles
-            for e, _cid in c.group.members
-            if heads[samples[c.group.id]].label
+            for e, cid in c.group.members
+            if c.group.labels.get(cid)
         ]
         more = clauses_labelled(db, wanted)
         before = set(examined)
