@@ -436,3 +436,52 @@ def test_a_page_quoting_two_editions_of_a_rule_in_one_language() -> None:
     lines[k] = "107.1" + lines[k][len("107.2") :]  # a mislabel: 107.2 written as 107.1
     (once,) = parse_text("\n".join(lines), "page")
     assert [c.label for c in once.clauses if c.kind == "rule"].count("107.1") == 2
+
+
+def _wiki_chapter_head(lines: int) -> list[str]:
+    page = _raw_text("ja-2026-01-16-chapter1.mediawiki.txt", "utf-8").splitlines()
+    start = next(i for i, ln in enumerate(page) if ln.strip() == "=100=")
+    head = page[start : start + lines]
+    while _HEADING.match(head[-1].strip()):  # end on a rule's text, not on its label
+        head.pop()
+    return head
+
+
+_HEADING = re.compile(r"^(=+)([^=]+)\1$")
+WIKIS = {"dokuwiki", "mediawiki"}
+
+
+def _as_dokuwiki(line: str) -> str:
+    m = _HEADING.match(line.strip())
+    return f"{'=' * (7 - len(m[1]))} {m[2]} {'=' * (7 - len(m[1]))}" if m else line
+
+
+def _as_markdown(line: str) -> str:
+    m = _HEADING.match(line.strip())
+    line = re.sub(r"\[\[([^|\]]+)\|([^\]]+)\]\]", r"[\2](\1)", line)  # wiki links
+    return f"{'#' * len(m[1])} {m[2]}" if m else line
+
+
+def _as_html(line: str) -> str:
+    m = _HEADING.match(line.strip())
+    return f"<h{len(m[1])}>{m[2]}</h{len(m[1])}>" if m else f"<p>{line}</p>"
+
+
+@pytest.mark.parametrize(
+    ("dialect", "convert"),
+    [("dokuwiki", _as_dokuwiki), ("markdown", _as_markdown), ("html", _as_html)],
+)
+def test_labels_as_headings_in_every_markup(dialect: str, convert) -> None:
+    # The MediaWiki chapter's first rules, their headings rewritten in another markup.
+    head = _wiki_chapter_head(120)
+    expected = [m[2] for ln in head if (m := _HEADING.match(ln.strip())) and "." in m[2]]
+    assert len(expected) > 40
+    body = [convert(ln) for ln in head]
+    if dialect == "html":
+        body = ["<!DOCTYPE html>", "<html><body>", *body, "</body></html>"]
+    doc = parse_document(Path(f"page.{dialect}"), "\n".join(body).encode("utf-8"))
+    # (headings and [[links]] alone do not tell DokuWiki from MediaWiki; both read alike)
+    assert doc.decoded.format == dialect or {dialect, doc.decoded.format} == WIKIS
+    (edition,) = doc.editions
+    assert edition.language == "ja"
+    assert [c.label for c in edition.clauses if c.kind == "rule"] == expected
