@@ -36,6 +36,15 @@ class _Group(click.Group):
         except KeyboardInterrupt:
             click.echo("mtgrules: interrupted; the store is unchanged.", err=True)
             sys.exit(130)
+        except BrokenPipeError:
+            # The reader of the output went away (`mtgrules cite src/ | head`): stop quietly,
+            # as other command-line tools do. Python would otherwise complain again when it
+            # flushes stdout at exit.
+            import os
+
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            sys.exit(141)
         except Exception as exc:  # a traceback must never reach a user
             # One line: a database error's message goes on with the SQL and its parameters.
             lines = str(exc).strip().splitlines()
@@ -799,6 +808,134 @@ def site(app: AppContext, output: Path, force: bool) -> None:
         f"{report.editions} editions, {report.rule_pages} rule pages, in "
         f"{report.seconds.get('total', 0):.1f} s. Open {output / 'index.html'}"
     )
+
+
+# --- citations in other texts ---
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
+@click.option(
+    "--against",
+    metavar="EDITION",
+    help="The edition to check against (default: the newest English in the store).",
+)
+@click.option(
+    "--written-for",
+    "written_for",
+    metavar="EDITION|DATE",
+    help="The edition the texts were written for (a date: the edition in force then). "
+    "Default: inferred from where their citations best exist and fit.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print every citation as JSON.")
+@click.option(
+    "--fix",
+    is_flag=True,
+    help="Print a unified diff that renumbers the renumbered citations (files are never "
+    "edited; apply it with git apply or patch -p1).",
+)
+@pass_app
+def cite(
+    app: AppContext,
+    paths: tuple[str, ...],
+    against: str | None,
+    written_for: str | None,
+    as_json: bool,
+    fix: bool,
+) -> None:
+    """Check the rule numbers that files cite ("CR 702.19b", "see rule 601.2f", "规则702.19b").
+
+    PATH: files or folders (source code, Markdown, HTML, text, PDF, DOCX; "-" for standard
+    input). Each citation is current, renumbered (with its new number), removed (the last
+    edition that had it), never-existed (with the nearest numbers), or quote-mismatch (the
+    quotation beside it is not that rule's words). Exit code 1 when any citation is not
+    current, 2 when a path cannot be read.
+    Example: mtgrules cite src/ --against en-2026-02-27
+    """
+    from .cite.render import citation_lines, json_chunks, summary_line
+    from .cite.run import CiteRun, Skipped
+
+    if fix and as_json:
+        raise click.UsageError("--fix prints a diff; give it without --json")
+    progress = _Ticker("cite") if sys.stderr.isatty() else None
+    out = click.get_binary_stream("stdout") if fix else None
+
+    def said(results):
+        """The results, each skipped path told on stderr as it comes (an unreadable one
+        always; a binary file's note in text mode, where JSON lists it under skipped)."""
+        for result in results:
+            if isinstance(result, Skipped) and (result.unreadable or not as_json):
+                kind = "error" if result.unreadable else "note"
+                if progress:
+                    progress.clear()
+                click.echo(f"mtgrules: {kind}: {result.path}: {result.reason}; skipped.", err=True)
+            yield result
+
+    with app.reader() as db:
+        run = CiteRun(
+            db,
+            list(paths),
+            against=against,
+            written_for=written_for,
+            fix=fix,
+            on_file=progress.tick if progress else None,
+        )
+        results = said(run.results())
+        if as_json:
+            for chunk in json_chunks(run, results):
+                click.echo(chunk, nl=False)
+        else:
+            for result in results:
+                if isinstance(result, Skipped):
+                    continue
+                if fix:
+                    if result.fix:
+                        out.write(result.fix)
+                        out.flush()
+                    elif result.note:
+                        click.echo(f"mtgrules: note: {result.path}: {result.note}", err=True)
+                    continue
+                lines = [
+                    "\n".join(citation_lines(c)) for c in result.citations if c.status != "current"
+                ]
+                if lines and progress:
+                    progress.clear()
+                for line in lines:
+                    click.echo(line)
+        if progress:
+            progress.clear()
+        if not as_json:
+            line = summary_line(run)
+            if fix:
+                line += f" The diff replaces {run.summary.fixes or 0:,} numbers."
+            click.echo(line, err=fix)
+    sys.exit(run.exit_code())
+
+
+class _Ticker:
+    """A count of the files read, on the terminal's last line, once work has taken 2 s (a
+    minimal stand-in until the terminal work's one progress mechanism is used here)."""
+
+    def __init__(self, what: str, after: float = 2.0):
+        import time
+
+        self.what, self.after, self.clock = what, after, time.monotonic
+        self.start = self.clock()
+        self.shown = False
+
+    def tick(self, path: str, done: int) -> None:
+        if self.clock() - self.start < self.after:
+            return
+        stage = "counting citations in" if done < 0 else "checking"
+        sys.stderr.write(f"\r{self.what}: {stage} file {abs(done):,}\x1b[K")
+        sys.stderr.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+            self.shown = False
 
 
 # --- search commands ---

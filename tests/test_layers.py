@@ -37,6 +37,7 @@ LAYERS: dict[str, int] = {
     "align": 5,
     "search": 6,
     "reports": 6,
+    "cite": 6,
     "site": 7,
     "api": 8,
     "cli": 9,
