@@ -360,6 +360,12 @@ def history(app: AppContext, as_json: bool) -> None:
         for r in revisions
     ]
     click.echo(table(["revision", "when (UTC)", "files", "editions", "clauses"], rows))
+    for r in revisions:
+        for d in r.downloads or []:
+            click.echo(
+                f"revision {r.id}: fetched {d['url']} on {d['fetched_at'][:19].replace('T', ' ')} "
+                f"UTC (sha256 {d['sha256']})"
+            )
 
 
 # --- align commands ---
@@ -924,10 +930,13 @@ class _Ticker:
         self.shown = False
 
     def tick(self, path: str, done: int) -> None:
+        stage = "counting citations in" if done < 0 else "checking"
+        self.show(f"{stage} file {abs(done):,}")
+
+    def show(self, message: str) -> None:
         if self.clock() - self.start < self.after:
             return
-        stage = "counting citations in" if done < 0 else "checking"
-        sys.stderr.write(f"\r{self.what}: {stage} file {abs(done):,}\x1b[K")
+        sys.stderr.write(f"\r{self.what}: {message}\x1b[K")
         sys.stderr.flush()
         self.shown = True
 
@@ -936,6 +945,91 @@ class _Ticker:
             sys.stderr.write("\r\x1b[K")
             sys.stderr.flush()
             self.shown = False
+
+
+# --- a new edition from the web ---
+
+
+@cli.command()
+@click.option(
+    "--url",
+    default="https://magic.wizards.com/en/rules",
+    show_default=True,
+    metavar="PAGE",
+    help="The rules page to read (a mirror, or a test server).",
+)
+@click.option(
+    "--check",
+    is_flag=True,
+    help="Only say whether a new edition is out: exit 0 up to date, 1 new edition (nothing "
+    "is downloaded or written).",
+)
+@click.option(
+    "--site",
+    metavar="DIR",
+    type=click.Path(path_type=Path),
+    help="After fetching a new edition, rebuild the site in DIR (only pages that changed).",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(0.1, 600),
+    default=30.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="How long to wait for the server to connect or send.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@pass_app
+def fetch(
+    app: AppContext,
+    url: str,
+    check: bool,
+    site: Path | None,
+    timeout: float,
+    as_json: bool,
+) -> None:
+    """Download the Comprehensive Rules the publisher's page links, if the store lacks them.
+
+    Finds the rules documents the page links (the TXT, then the PDF and DOCX of the same
+    edition), downloads the new ones (asking conditionally: an unchanged file is not
+    downloaded again) and ingests them. Then reports what changed since the previous
+    English, which translations now lag it, and with --site rebuilds the site. Network
+    problems leave the store unchanged (exit code 5). Example: mtgrules fetch --check
+    """
+    from .fetch.render import render_fetch
+    from .fetch.run import check_for_new_edition, fetch_rules
+    from .render import to_json
+
+    if check:
+        with app.session(write=False) as s:
+            report = check_for_new_edition(s, url=url, timeout=timeout)
+    else:
+        tty = sys.stderr.isatty() and not as_json
+        ticker = _Ticker("fetch") if tty else None
+
+        def progress(where: str, received: int, expected: int | None) -> None:
+            if ticker is not None:
+                of = f" of {expected / 1e6:.1f}" if expected else ""
+                ticker.show(f"{where.rsplit('/', 1)[-1]}: {received / 1e6:.1f}{of} MB")
+
+        def step(message: str) -> None:
+            if ticker is not None:
+                ticker.show(message)
+
+        try:
+            with app.session() as s:
+                report = fetch_rules(
+                    s, url=url, site=site, timeout=timeout, on_progress=progress, on_step=step
+                )
+        finally:
+            if ticker is not None:
+                ticker.clear()
+    if as_json:
+        click.echo(to_json(report.as_json()))
+    else:
+        click.echo(render_fetch(report))
+    if check and report.status == "new-edition":
+        sys.exit(1)
 
 
 # --- search commands ---

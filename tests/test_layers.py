@@ -39,8 +39,9 @@ LAYERS: dict[str, int] = {
     "reports": 6,
     "cite": 6,
     "site": 7,
-    "api": 8,
-    "cli": 9,
+    "fetch": 8,
+    "api": 9,
+    "cli": 10,
 }
 
 
