@@ -303,6 +303,7 @@ def _newest_english(infos: list[EditionInfo]) -> EditionInfo | None:
 def _what_changed(session: Session, out: FetchReport, report) -> None:
     """The new English edition, what changed since the one before it, and the translations
     that now lag it."""
+    from ..align.choice import stored_choices
     from ..align.reference import followed_english, is_official_english
     from ..reports.diff import edition_diff
 
@@ -322,30 +323,18 @@ def _what_changed(session: Session, out: FetchReport, report) -> None:
             for c in diff.changes
             if c.kind != "notation"
         ][:TOP_CHANGES]
+    # The English each translation was made from, as ingest chose it (its document, its date,
+    # else its content); a store from before those choices: its document or date.
+    by_id = {e.id: e for e in infos}
+    choices = stored_choices(session)
     for t in infos:
         if t.language == "en" or t.date is None or t.kind != "rules":
             continue
-        follows = followed_english(t, infos, None) or _stored_source(session, t, english)
+        choice = choices.get(t.id)
+        follows = (
+            by_id.get(choice.english_id) if choice is not None and choice.english_id else None
+        ) or followed_english(t, infos, None)
         if follows is not None and (follows.date or "") < (new.date or ""):
             out.lagging.append(
                 Lagging(t.slug, follows.slug, f"mtgrules update {t.slug} --to {new.slug}")
             )
-
-
-def _stored_source(
-    session: Session, translation: EditionInfo, english: list[EditionInfo]
-) -> EditionInfo | None:
-    """The English edition ingest aligned a translation with (its best fit), if any."""
-    from ..store.sql import fetch
-
-    ids = {e.id: e for e in english}
-    for (edition_a,) in fetch(
-        session,
-        "SELECT edition_a FROM alignment WHERE kind = 'editions' AND edition_b = :t "
-        "ORDER BY id DESC",
-        {"t": translation.id},
-        plain=True,
-    ):
-        if edition_a in ids:
-            return ids[edition_a]
-    return None
