@@ -9,7 +9,6 @@ Every failure becomes one FetchError line that says what happened and what to do
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -17,6 +16,7 @@ import httpx
 
 from .. import __version__
 from ..errors import FetchError
+from ..progress import SILENT, Progress
 from ..sources.formats import MAX_BYTES
 
 USER_AGENT = (
@@ -25,9 +25,6 @@ USER_AGENT = (
 MAX_REDIRECTS = 5
 TIMEOUT = 30.0  # seconds for each connect, read and write
 _CHUNK = 65536
-
-# on_progress(url, bytes received, bytes expected or None)
-Progress = Callable[[str, int, int | None], None]
 
 
 @dataclass
@@ -88,9 +85,11 @@ class Client:
         etag: str | None = None,
         last_modified: str | None = None,
         head: bool = False,
-        on_progress: Progress | None = None,
+        progress: Progress = SILENT,
+        label: str | None = None,
     ) -> Fetched:
-        """GET (or HEAD) ``url``, conditionally when an ETag or Last-Modified is known."""
+        """GET (or HEAD) ``url``, conditionally when an ETag or Last-Modified is known;
+        ``progress`` hears of the bytes as they come (a stage called ``label``)."""
         headers = {}
         if etag:
             headers["If-None-Match"] = etag
@@ -99,7 +98,9 @@ class Client:
         current = url
         for _hop in range(MAX_REDIRECTS + 1):
             check_scheme(current)
-            got = self._request("HEAD" if head else "GET", current, headers, on_progress)
+            got = self._request(
+                "HEAD" if head else "GET", current, headers, progress, label or f"reading {url}"
+            )
             if isinstance(got, str):  # a redirect, to there
                 current = got
                 continue
@@ -110,7 +111,7 @@ class Client:
         )
 
     def _request(
-        self, method: str, url: str, headers: dict, on_progress: Progress | None
+        self, method: str, url: str, headers: dict, progress: Progress, label: str
     ) -> str | tuple:
         """One request: the URL a redirect points to, or (status, body, etag, last
         modified, content type)."""
@@ -132,7 +133,7 @@ class Client:
                     )
                 if method == "HEAD":
                     return (r.status_code, None, *_validators(r))
-                body = self._read(r, url, on_progress)
+                body = self._read(r, url, progress, label)
                 return (r.status_code, body, *_validators(r))
         except httpx.TimeoutException:
             raise FetchError(
@@ -149,11 +150,12 @@ class Client:
                 f"{url}: the download failed ({_why(exc)}); the store is unchanged"
             ) from None
 
-    def _read(self, r: httpx.Response, url: str, on_progress: Progress | None) -> bytes:
+    def _read(self, r: httpx.Response, url: str, progress: Progress, label: str) -> bytes:
         declared = r.headers.get("content-length")
         expected = int(declared) if declared and declared.isdigit() else None
         if expected is not None and expected > self.limit:
             raise self._too_big(url, expected)
+        progress.stage(label, total=expected)  # counted in bytes
         parts: list[bytes] = []
         received = 0
         for chunk in r.iter_bytes(_CHUNK):
@@ -162,8 +164,7 @@ class Client:
                 # Stopped while streaming: a server may send more than it declared.
                 raise self._too_big(url, received)
             parts.append(chunk)
-            if on_progress is not None:
-                on_progress(url, received, expected)
+            progress.advance(len(chunk))
         return b"".join(parts)
 
     def _too_big(self, url: str, size: int) -> FetchError:

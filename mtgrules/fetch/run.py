@@ -14,7 +14,6 @@ rebuild the site (only the pages that changed are written).
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,10 +21,11 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from ..errors import MtgRulesError, NotFoundError
+from ..progress import SILENT, Progress
 from ..record import OPTIONAL, Record
 from ..store.downloads import DownloadRecord, last_download, save_downloads
 from ..store.queries import EditionInfo, list_editions
-from .http import Client, Fetched, Progress
+from .http import Client, Fetched
 from .links import RulesLink, choose, rules_links
 
 DEFAULT_URL = "https://magic.wizards.com/en/rules"
@@ -79,14 +79,15 @@ class FetchReport(Record):
         return out
 
 
-def _page_links(client: Client, session: Session, url: str, on_progress: Progress | None):
+def _page_links(client: Client, session: Session, url: str, progress: Progress = SILENT):
     """(the page as fetched, the rules documents it links, what to record of it)."""
     before = last_download(session, url)
     page = client.get(
         url,
         etag=before.etag if before else None,
         last_modified=before.last_modified if before else None,
-        on_progress=on_progress,
+        progress=progress,
+        label="reading the rules page",
     )
     if page.not_modified and before is not None and before.links is not None:
         links = [RulesLink(**link) for link in before.links]
@@ -132,7 +133,7 @@ def check_for_new_edition(
     """Is a newer edition linked than the store holds? Reads the page (and asks about the
     TXT with a conditional HEAD), downloads no rules document and writes nothing."""
     with _client(timeout) as client:
-        _page, links, _record = _page_links(client, session, url, None)
+        _page, links, _record = _page_links(client, session, url)
         chosen = choose(links)
         txt = chosen[0]
         infos = list_editions(session)
@@ -186,28 +187,27 @@ def fetch_rules(
     url: str = DEFAULT_URL,
     site: Path | None = None,
     timeout: float | None = None,
-    on_progress: Progress | None = None,
-    on_step: Callable[[str], None] | None = None,
+    progress: Progress = SILENT,
 ) -> FetchReport:
-    """Fetch what the rules page links that the store lacks, and ingest it (see the module)."""
+    """Fetch what the rules page links that the store lacks, and ingest it (see the module).
+    ``progress`` hears of each stage: the page, each download (in bytes), the ingest, the
+    site."""
     from ..align.plan import ingest_and_align
     from ..ingest import Source
 
-    say = on_step or (lambda _msg: None)
     with _client(timeout) as client:
-        say(f"reading {url}")
-        page, links, page_record = _page_links(client, session, url, on_progress)
+        page, links, page_record = _page_links(client, session, url, progress)
         files: list[FetchedFile] = []
         downloaded: list[tuple[RulesLink, Fetched]] = []
         records: list[DownloadRecord] = [page_record] if page_record else []
         for link in choose(links):
             before = last_download(session, link.url)
-            say(f"fetching {link.name}")
             got = client.get(
                 link.url,
                 etag=before.etag if before else None,
                 last_modified=before.last_modified if before else None,
-                on_progress=on_progress,
+                progress=progress,
+                label=f"downloading {link.name}",
             )
             if got.not_modified:
                 files.append(FetchedFile(link.url, link.name, link.format, "not-modified"))
@@ -241,7 +241,7 @@ def fetch_rules(
         Source(Path(link.name), {"name": link.name, "origin": link.url}, named=True, data=got.body)
         for link, got in downloaded
     ]
-    say(f"ingesting {', '.join(link.name for link, _ in downloaded)}")
+    progress.stage(f"ingesting {', '.join(link.name for link, _ in downloaded)}")
     try:
         report = ingest_and_align(session, [], sources=sources)
     except MtgRulesError as exc:
@@ -282,8 +282,8 @@ def fetch_rules(
     if site is not None:
         from ..site.build import build_site
 
-        say(f"rebuilding the site in {site}")
-        built = build_site(session, site)
+        progress.stage(f"rebuilding the site in {site}")
+        built = build_site(session, site, progress=progress)
         out.site = {
             "output": built.output,
             "written": len(built.written),

@@ -43,11 +43,19 @@ class DownloadRecord:
 
 
 def last_download(session: Session, url: str) -> DownloadRecord | None:
-    """The newest download of ``url``, or None."""
+    """The newest download of ``url``, or None; None too when the document it became is no
+    longer in the store (`mtgrules remove` took its edition out): then it is asked for
+    again unconditionally, not answered "not modified"."""
     row = session.scalars(
         select(Download).where(Download.url == url).order_by(Download.id.desc()).limit(1)
     ).first()
-    return _record(row) if row is not None else None
+    if row is None:
+        return None
+    if row.document_id is not None:
+        gone = session.scalar(select(Document.superseded_in).where(Document.id == row.document_id))
+        if gone is not None:
+            return None
+    return _record(row)
 
 
 def known_urls(session: Session) -> set[str]:
