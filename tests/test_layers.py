@@ -41,8 +41,9 @@ LAYERS: dict[str, int] = {
     "remove": 6,
     "cite": 6,
     "site": 7,
-    "api": 8,
-    "cli": 9,
+    "fetch": 8,
+    "api": 9,
+    "cli": 10,
 }
 
 

@@ -64,6 +64,31 @@ class Document(Base):
     superseded_in: Mapped[int | None] = mapped_column(ForeignKey("revision.id"))
 
 
+class Download(Base):
+    """What `mtgrules fetch` downloaded: the rules page it read, or a rules document that page
+    links. Kept for the next fetch to ask conditionally (its ETag and Last-Modified: an
+    unchanged file is not downloaded again) and as the source of an edition: the URL, when
+    and the sha256 of the bytes (its Document holds the same bytes, and the URL as origin)."""
+
+    __tablename__ = "download"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    url: Mapped[str] = mapped_column(Text, index=True)
+    final_url: Mapped[str] = mapped_column(Text)  # after redirects
+    kind: Mapped[str] = mapped_column(String(16))  # "page" or "file"
+    etag: Mapped[str | None] = mapped_column(Text)
+    last_modified: Mapped[str | None] = mapped_column(String(64))
+    sha256: Mapped[str] = mapped_column(String(64))
+    size: Mapped[int] = mapped_column(Integer)
+    fetched_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    # The links a page held (its rules documents), for a conditional request that says it
+    # has not changed.
+    links: Mapped[list[Any] | None] = mapped_column(JSON)
+    # The revision that ingested it (none when its bytes were already in the store).
+    revision_id: Mapped[int | None] = mapped_column(ForeignKey("revision.id"))
+    document_id: Mapped[int | None] = mapped_column(ForeignKey("document.id"))
+
+
 class Edition(Base):
     """One edition found in a document. Its identity is the hash of its parsed, normalized text."""
 

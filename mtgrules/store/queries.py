@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..errors import NotFoundError
-from ..record import INTERNAL, Record
+from ..record import INTERNAL, OPTIONAL, Record
 from ..text.labels import in_rule, label_sort_key
 from .sql import fetch, in_list, iso_date, json_list, scalar
 
@@ -450,13 +450,17 @@ class RevisionInfo(Record):
     files: list[dict[str, Any]]
     summary: dict[str, Any]
     when: dt.datetime = field(metadata=INTERNAL)
+    # What `mtgrules fetch` downloaded into this revision: URL, when, sha256 (absent if none).
+    downloads: list[dict[str, Any]] | None = field(default=None, metadata=OPTIONAL)
 
 
 def list_revisions(session: Session) -> list[RevisionInfo]:
     from sqlalchemy import select
 
+    from .downloads import downloads_by_revision
     from .models import Revision
 
+    fetched = downloads_by_revision(session)
     return [
         RevisionInfo(
             rev.id,
@@ -465,6 +469,7 @@ def list_revisions(session: Session) -> list[RevisionInfo]:
             list(rev.files or []),
             dict(rev.summary or {}),
             rev.created_at,
+            [d.as_json() for d in fetched[rev.id]] if rev.id in fetched else None,
         )
         for rev in session.scalars(select(Revision).order_by(Revision.id))
     ]
