@@ -214,7 +214,7 @@ def clauses_labelled(
     params = {f"l{i}": lab for i, lab in enumerate(labels)}
     rows = fetch(
         db,
-        "SELECT id, edition_id, kind, label, parent, term, norm, raw FROM clause "
+        "SELECT id, edition_id, kind, label, parent, term, norm, raw, position FROM clause "
         f"WHERE label IN ({', '.join(':' + k for k in params)}) "
         f"AND kind IN ({', '.join(repr(k) for k in kinds)}) "
         f"AND edition_id IN ({in_list(editions)})",
@@ -382,26 +382,32 @@ def clause_editions(db: Any, clause_ids: Iterable[int]) -> dict[int, int]:
     return {int(c): int(e) for c, e in rows}
 
 
-def clauses_under(db: Any, pairs: Sequence[tuple[int, str]], first: int) -> list[Any]:
-    """The first ``first`` rules under each (edition id, label) pair, in document order
-    (405 -> 405.1, 405.2, 405.3; 702.19 -> 702.19a, 702.19b, 702.19c)."""
-    wanted = {(e, lab) for e, lab in pairs if lab}
+def clauses_under(db: Any, parents: Sequence[Any], first: int) -> list[Any]:
+    """The first ``first`` rules under each of these clauses (rows with id, edition_id,
+    label, position), in document order (405 -> 405.1, 405.2, 405.3; 702.19 -> 702.19a,
+    702.19b, 702.19c).
+
+    Read from the clauses that follow each one in its edition (the position index), not by
+    parent label: the same number has subrules in every edition of an archive, and only one
+    edition's are wanted."""
+    wanted = {(c.edition_id, c.label): c.position for c in parents if c.label}
     if not wanted:
         return []
-    labels = sorted({lab for _e, lab in wanted})
-    editions = sorted({e for e, _lab in wanted})
-    params = {f"l{i}": lab for i, lab in enumerate(labels)}
+    # Examples sit between subrules: a window wide enough for FIRST rules and theirs.
+    window = first * 12
+    ranges = " OR ".join(
+        f"(edition_id = {int(e)} AND position > {int(p)} AND position <= {int(p) + window})"
+        for (e, _lab), p in sorted(wanted.items())
+    )
     rows = fetch(
         db,
         "SELECT id, edition_id, kind, label, parent, term, norm, raw, position FROM clause "
-        f"WHERE parent IN ({', '.join(':' + k for k in params)}) AND kind = 'rule' "
-        f"AND edition_id IN ({in_list(editions)}) ORDER BY edition_id, position",
-        params,
+        f"WHERE {ranges} ORDER BY edition_id, position",
     )
     out, taken = [], {}
     for r in rows:
         key = (r.edition_id, r.parent)
-        if key in wanted and taken.get(key, 0) < first:
+        if r.kind == "rule" and key in wanted and taken.get(key, 0) < first:
             taken[key] = taken.get(key, 0) + 1
             out.append(r)
     return out

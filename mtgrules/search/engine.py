@@ -497,14 +497,15 @@ def _rank(
         for c in titles:
             c.tier = min(c.tier, 1)
         load_members(db, [c.group for c in titles], plan.allowed)
-        # Each edition's own number for the title: one text may carry several over the
-        # years (2006's 203 "Mana Cost and Color" is 202 today, and 203 is Illustration).
-        wanted = [
-            (e, c.group.labels[cid])
-            for c in titles
-            for e, cid in c.group.members
-            if c.group.labels.get(cid)
-        ]
+        # The title's subrules in its newest edition (older ones are older wordings of the
+        # same lineages), under that edition's own number for it: one text may carry several
+        # over the years (2006's 203 "Mana Cost and Color" is 202 today; 203 is Illustration).
+        wanted = []
+        for c in titles:
+            if c.group.members:
+                eid, cid = newest_member(c.group.members, plan.by_id)
+                if c.group.labels.get(cid):
+                    wanted.append((eid, c.group.labels[cid]))
         more = clauses_labelled(db, wanted)
         before = set(examined)
         if more:
@@ -683,7 +684,7 @@ def _add_as_defining(
     says only its title: 405 "Stack"; 405.1 and 405.2 say what the stack is) join the
     second tier."""
     db = plan.db
-    subrules = clauses_under(db, [(c.edition_id, c.label) for c in clauses], FIRST)
+    subrules = clauses_under(db, clauses, FIRST)
     languages = {e.id: e.language for e in plan.by_id.values()}
     named = {g.id for g in groups_of_clauses(db, clauses, languages)}
     found = groups_of_clauses(db, clauses + subrules, languages)

@@ -292,6 +292,7 @@ def make_hits(
                 editions=[by_id[e].slug for e in edition_ids],
                 edition_ids=edition_ids,
                 clause_ids=[cid for _e, cid in newest_first],
+                clause_editions=[e for e, _cid in newest_first],
                 words=words,
                 first_date=min(dates) if dates else None,
                 last_date=max(dates) if dates else None,

@@ -58,6 +58,20 @@ PG_TABLE = "search_doc"
 LABEL_INDEX = "search_clause_label_edition"
 WORD_TABLE = "search_word"
 LINEAGE_TABLE = "search_lineage"
+# A lineage's clauses and their editions by its head, from the index alone (migration 0007;
+# 0006 indexed the head only, and every row then cost a lookup in the table).
+LINEAGE_INDEX = f"ix_{LINEAGE_TABLE}_head_edition"
+LINEAGE_INDEX_DDL = (
+    f"CREATE INDEX IF NOT EXISTS {LINEAGE_INDEX} ON {LINEAGE_TABLE} (head, edition_id, clause_id)"
+)
+# The links that carry a label the aligner inferred (a page's unnumbered subrules), for
+# `search 107.3g` and the labels beside a hit (migration 0007): a partial index, so it holds
+# only those few links, on SQLite and PostgreSQL alike.
+INFERRED_LINK_INDEX = "search_link_inferred"
+INFERRED_LINK_DDL = (
+    f"CREATE INDEX IF NOT EXISTS {INFERRED_LINK_INDEX} ON link "
+    "(inferred_label, source_clause_id, target_clause_id) WHERE inferred_label IS NOT NULL"
+)
 # The per-clause FTS5 table of migrations 0003-0004, dropped by 0005.
 LEGACY_FTS_TABLE = "search_fts"
 # Noise (credits, addresses, scraped user names) is never a search result.
@@ -85,7 +99,7 @@ SQLITE_DDL = (
         " docs INTEGER NOT NULL, PRIMARY KEY (word, language)) WITHOUT ROWID",
         f"CREATE TABLE IF NOT EXISTS {LINEAGE_TABLE} ("
         " clause_id INTEGER PRIMARY KEY, head INTEGER NOT NULL, edition_id INTEGER NOT NULL)",
-        f"CREATE INDEX IF NOT EXISTS ix_{LINEAGE_TABLE}_head ON {LINEAGE_TABLE} (head)",
+        LINEAGE_INDEX_DDL,
     ),
 )
 SQLITE_DROP = (
@@ -118,7 +132,7 @@ PG_DDL = (
     " docs INTEGER NOT NULL, PRIMARY KEY (word, language))",
     f"CREATE TABLE IF NOT EXISTS {LINEAGE_TABLE} ("
     " clause_id INTEGER PRIMARY KEY, head INTEGER NOT NULL, edition_id INTEGER NOT NULL)",
-    f"CREATE INDEX IF NOT EXISTS ix_{LINEAGE_TABLE}_head ON {LINEAGE_TABLE} (head)",
+    LINEAGE_INDEX_DDL,
 )
 PG_DROP = (
     f"DROP TABLE IF EXISTS {LINEAGE_TABLE}",
@@ -174,6 +188,13 @@ def include_object(obj, name, type_, reflected, compare_to) -> bool:
 def create_index_tables(conn: Connection) -> None:
     for ddl in PG_DDL if conn.dialect.name == "postgresql" else SQLITE_DDL:
         conn.exec_driver_sql(ddl)
+
+
+def create_read_indexes(conn: Connection) -> None:
+    """The indexes migration 0007 adds for reads: inferred links, lineages by head."""
+    conn.exec_driver_sql(INFERRED_LINK_DDL)
+    conn.exec_driver_sql(f"DROP INDEX IF EXISTS ix_{LINEAGE_TABLE}_head")
+    conn.exec_driver_sql(LINEAGE_INDEX_DDL)
 
 
 def drop_index_tables(conn: Connection) -> None:
