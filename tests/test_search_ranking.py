@@ -91,6 +91,9 @@ SPELLING = [
     ("堆叠", ["zh-Hans"]),
     ("堆疊", ["zh-Hant"]),
     ("the stack", ["en"]),
+    ("生け贄に捧げる", ["ja"]),  # Han with kana: Japanese, not Chinese
+    ("引き分け", ["ja"]),
+    ("독 카운터", ["ko"]),
 ]
 
 # stem: (word, prefix searched)
