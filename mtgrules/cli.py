@@ -36,9 +36,20 @@ class _Group(click.Group):
         except KeyboardInterrupt:
             click.echo("mtgrules: interrupted; the store is unchanged.", err=True)
             sys.exit(130)
+        except BrokenPipeError:
+            # The reader of the output went away (`mtgrules cite src/ | head`): stop quietly,
+            # as other command-line tools do. Python would otherwise complain again when it
+            # flushes stdout at exit.
+            import os
+
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            sys.exit(141)
         except Exception as exc:  # a traceback must never reach a user
+            # One line: a database error's message goes on with the SQL and its parameters.
+            lines = str(exc).strip().splitlines()
             click.echo(
-                f"mtgrules: internal error: {type(exc).__name__}: {exc} "
+                f"mtgrules: internal error: {type(exc).__name__}: {lines[0] if lines else ''} "
                 "(please report it; set MTGRULES_DEBUG=1 for the traceback)",
                 err=True,
             )
@@ -61,6 +72,19 @@ class AppContext:
 
             self._engine = open_store(self.db)
         return self._engine
+
+    @property
+    def store_file(self) -> Path | None:
+        """The store's SQLite file (None for PostgreSQL): outputs must never overwrite it."""
+        from .store.sql import store_file
+
+        return store_file(self.db)
+
+    def check_outputs(self, *outputs: tuple[str, Path | None]) -> None:
+        """Before any work: refuse outputs naming the store or each other (output.py)."""
+        from .output import check_outputs
+
+        check_outputs(outputs, store=self.store_file)
 
     def session(self, *, write: bool = True):
         """A transaction on the store; ``write=False`` for reads, which never wait for an
@@ -449,12 +473,9 @@ def _exit_code_option(f):
 
 
 def _write_file(path: Path, text: str) -> None:
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        from .errors import InputError
+    from .output import write_file
 
-        raise InputError(f"cannot write {path}: {exc.strerror}; choose another -o path") from exc
+    write_file(path, text)
 
 
 def _emit(kind: str, report, fmt: str, output: Path | None) -> None:
@@ -507,6 +528,7 @@ def drift(
         raise QueryError(
             "give a rule (mtgrules drift 107.3) or a whole edition (mtgrules drift --edition E)"
         )
+    app.check_outputs(("-o", output))
     app.ensure_data()
     if rule is not None:
         from .reports.drift import rule_drift
@@ -565,6 +587,7 @@ def update(
     """
     from .reports.update import update_report
 
+    app.check_outputs(("-o", output))
     app.ensure_data()
     with app.session() as s:
         report = update_report(s, translation, to=target, source=source, as_of=as_of)
@@ -600,6 +623,7 @@ def diff(
     from .text.labels import parse_rule_label
 
     label = parse_rule_label(rule) if rule else None
+    app.check_outputs(("-o", output))
     app.ensure_data()
     with app.session() as s:
         report = edition_diff(s, a, b, rule=label, as_of=as_of)
@@ -622,6 +646,7 @@ def trace(app: AppContext, rule: str, fmt: str, output: Path | None, as_of: int 
     from .text.labels import parse_rule_label
 
     label = parse_rule_label(rule)
+    app.check_outputs(("-o", output))
     app.ensure_data()
     with app.session() as s:
         report = trace_clause(s, label, as_of=as_of)
@@ -658,17 +683,22 @@ def export_tmx(
     """Aligned clause pairs as TMX 1.4, with rule labels and edition dates as <prop>s."""
     from .reports.tmx import tmx_units, write_tmx
     from .text.labels import parse_rule_label
+    from .text.xmlchars import XmlCleaner
 
     label = parse_rule_label(rule) if rule else None
+    app.check_outputs(("-o", output))
     app.ensure_data()
     with app.session() as s:
         units, info = tmx_units(s, source_lang, target_lang, rule=label, as_of=as_of)
-    text = write_tmx(units, source_lang)
+    cleaner = XmlCleaner()
+    text = write_tmx(units, source_lang, cleaner)
     if output is None:
         click.echo(text, nl=False)
     else:
         _write_file(output, text)
         click.echo(f"Wrote {info['units']} translation units to {output}", err=True)
+    if cleaner.total:
+        click.echo(f"Note: {cleaner.summary()} (each segment says which).", err=True)
 
 
 @export.command("xliff")
@@ -705,22 +735,27 @@ def export_xliff(
 
     Example: mtgrules export xliff zh-Hans-2022-06-10 --to en-2026-01-16 -o job.xlf
     """
+    from .output import write_files
     from .reports.update import update_report
     from .reports.xliff import unchanged_memory, write_xliff
+    from .text.xmlchars import XmlCleaner
 
+    tmx_option = "--tmx"
+    if tmx_path is None and output is not None:
+        tmx_path = output.with_suffix(".tmx")
+        tmx_option = "the TMX (-o with .tmx)"
+    # -o job.tmx would put the memory over the job; -o k.xlf --tmx k.xlf likewise.
+    app.check_outputs(("-o", output), (tmx_option, tmx_path))
     app.ensure_data()
     with app.session() as s:
         report = update_report(s, translation, to=target, source=source, as_of=as_of)
-    xliff = write_xliff(report)
-    memory, pairs = unchanged_memory(report)
-    if tmx_path is None and output is not None:
-        tmx_path = output.with_suffix(".tmx")
+    cleaner = XmlCleaner()
+    xliff = write_xliff(report, cleaner)
+    memory, pairs = unchanged_memory(report, cleaner)
     if output is None:
         click.echo(xliff, nl=False)
-    else:
-        _write_file(output, xliff)
-    if tmx_path is not None:
-        _write_file(tmx_path, memory)
+    # Both or neither: a failure leaves the previous job and memory as they were.
+    write_files([(p, data) for p, data in ((output, xliff), (tmx_path, memory)) if p is not None])
     counts = report.counts()
     where = f" to {output}" if output else ""
     memo = f"; {pairs} unchanged pairs to {tmx_path}" if tmx_path else ""
@@ -729,6 +764,8 @@ def export_xliff(
         f"{counts['changed']} to review){where}{memo}",
         err=True,
     )
+    if cleaner.total:
+        click.echo(f"Note: {cleaner.summary()} (each unit says which).", err=True)
 
 
 # --- the website ---
@@ -771,6 +808,134 @@ def site(app: AppContext, output: Path, force: bool) -> None:
         f"{report.editions} editions, {report.rule_pages} rule pages, in "
         f"{report.seconds.get('total', 0):.1f} s. Open {output / 'index.html'}"
     )
+
+
+# --- citations in other texts ---
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
+@click.option(
+    "--against",
+    metavar="EDITION",
+    help="The edition to check against (default: the newest English in the store).",
+)
+@click.option(
+    "--written-for",
+    "written_for",
+    metavar="EDITION|DATE",
+    help="The edition the texts were written for (a date: the edition in force then). "
+    "Default: inferred from where their citations best exist and fit.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print every citation as JSON.")
+@click.option(
+    "--fix",
+    is_flag=True,
+    help="Print a unified diff that renumbers the renumbered citations (files are never "
+    "edited; apply it with git apply or patch -p1).",
+)
+@pass_app
+def cite(
+    app: AppContext,
+    paths: tuple[str, ...],
+    against: str | None,
+    written_for: str | None,
+    as_json: bool,
+    fix: bool,
+) -> None:
+    """Check the rule numbers that files cite ("CR 702.19b", "see rule 601.2f", "规则702.19b").
+
+    PATH: files or folders (source code, Markdown, HTML, text, PDF, DOCX; "-" for standard
+    input). Each citation is current, renumbered (with its new number), removed (the last
+    edition that had it), never-existed (with the nearest numbers), or quote-mismatch (the
+    quotation beside it is not that rule's words). Exit code 1 when any citation is not
+    current, 2 when a path cannot be read.
+    Example: mtgrules cite src/ --against en-2026-02-27
+    """
+    from .cite.render import citation_lines, json_chunks, summary_line
+    from .cite.run import CiteRun, Skipped
+
+    if fix and as_json:
+        raise click.UsageError("--fix prints a diff; give it without --json")
+    progress = _Ticker("cite") if sys.stderr.isatty() else None
+    out = click.get_binary_stream("stdout") if fix else None
+
+    def said(results):
+        """The results, each skipped path told on stderr as it comes (an unreadable one
+        always; a binary file's note in text mode, where JSON lists it under skipped)."""
+        for result in results:
+            if isinstance(result, Skipped) and (result.unreadable or not as_json):
+                kind = "error" if result.unreadable else "note"
+                if progress:
+                    progress.clear()
+                click.echo(f"mtgrules: {kind}: {result.path}: {result.reason}; skipped.", err=True)
+            yield result
+
+    with app.reader() as db:
+        run = CiteRun(
+            db,
+            list(paths),
+            against=against,
+            written_for=written_for,
+            fix=fix,
+            on_file=progress.tick if progress else None,
+        )
+        results = said(run.results())
+        if as_json:
+            for chunk in json_chunks(run, results):
+                click.echo(chunk, nl=False)
+        else:
+            for result in results:
+                if isinstance(result, Skipped):
+                    continue
+                if fix:
+                    if result.fix:
+                        out.write(result.fix)
+                        out.flush()
+                    elif result.note:
+                        click.echo(f"mtgrules: note: {result.path}: {result.note}", err=True)
+                    continue
+                lines = [
+                    "\n".join(citation_lines(c)) for c in result.citations if c.status != "current"
+                ]
+                if lines and progress:
+                    progress.clear()
+                for line in lines:
+                    click.echo(line)
+        if progress:
+            progress.clear()
+        if not as_json:
+            line = summary_line(run)
+            if fix:
+                line += f" The diff replaces {run.summary.fixes or 0:,} numbers."
+            click.echo(line, err=fix)
+    sys.exit(run.exit_code())
+
+
+class _Ticker:
+    """A count of the files read, on the terminal's last line, once work has taken 2 s (a
+    minimal stand-in until the terminal work's one progress mechanism is used here)."""
+
+    def __init__(self, what: str, after: float = 2.0):
+        import time
+
+        self.what, self.after, self.clock = what, after, time.monotonic
+        self.start = self.clock()
+        self.shown = False
+
+    def tick(self, path: str, done: int) -> None:
+        if self.clock() - self.start < self.after:
+            return
+        stage = "counting citations in" if done < 0 else "checking"
+        sys.stderr.write(f"\r{self.what}: {stage} file {abs(done):,}\x1b[K")
+        sys.stderr.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+            self.shown = False
 
 
 # --- search commands ---

@@ -2,9 +2,25 @@
 
 
 class MtgRulesError(Exception):
-    """Base of every error a user may see. The message says what to do next."""
+    """Base of every error a user may see. The message says what to do next.
+
+    The message is always one line: a line break inside it (from a name the user typed, a
+    file name, a driver's message) is shown as its escape (\\n), so the error stays one
+    line on stderr and in a log."""
 
     exit_code = 1
+
+    def __init__(self, message: object = "", *args: object) -> None:
+        super().__init__(one_line(str(message)), *args)
+
+
+# What str.splitlines() breaks on, each shown as its escape.
+_LINE_BREAKS = {ord(c): repr(c)[1:-1] for c in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"}
+
+
+def one_line(message: str) -> str:
+    """``message`` with its line breaks escaped (and surrounding space trimmed)."""
+    return message.strip().translate(_LINE_BREAKS)
 
 
 class InputError(MtgRulesError):

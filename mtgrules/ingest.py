@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import os
 import re
 import tomllib
 from collections import Counter
@@ -127,6 +128,29 @@ class Source:
     named: bool
     data: bytes | None = None
 
+    @property
+    def shown(self) -> Path:
+        """The path as text that can be stored and printed (see ``shown_path``)."""
+        return shown_path(self.path)
+
+
+def shown_path(path: Path) -> Path:
+    """A path whose name can be stored and printed. A file name that is not valid UTF-8
+    (r\\xe8gles.txt, written on a Latin-1 system) reaches Python as lone surrogates, which
+    no UTF-8 database or output accepts: its odd bytes are written as \\xe8 escapes
+    instead, so the file is ingested under a name that still tells its bytes."""
+    text = str(path)
+    try:
+        text.encode("utf-8")
+        return path
+    except UnicodeEncodeError:
+        pass
+    try:
+        raw = os.fsencode(text)
+    except UnicodeEncodeError:  # surrogates that no file system produced (an API caller's)
+        raw = text.encode("utf-8", "surrogatepass")
+    return Path(raw.decode("utf-8", "backslashreplace"))
+
 
 def collect_sources(paths: Iterable[Path]) -> tuple[list[Source], list[Skipped]]:
     """The files to ingest, each with its manifest entry (name, origin), and the files of the
@@ -151,7 +175,7 @@ def collect_sources(paths: Iterable[Path]) -> tuple[list[Source], list[Skipped]]
                 continue  # the folder's own description, read above
             reason = _not_a_source(f)
             if reason:
-                skipped.append(Skipped(str(f), reason))
+                skipped.append(Skipped(str(shown_path(f)), reason))
                 continue
             found.append(Source(f, manifest.get(rel.as_posix(), {}), named=False))
             taken += 1
@@ -258,15 +282,16 @@ def ingest_paths(
             if on_file:
                 on_file(src.path, done, len(sources))
             sha256 = hashlib.sha256(data).hexdigest()
+            shown = src.shown  # the path as text, for the store, messages and reports
             if sha256 in known:
                 outcomes[done] = FileOutcome(
-                    str(src.path), sha256, "unchanged", format=detect_format(data, str(src.path))
+                    str(shown), sha256, "unchanged", format=detect_format(data, str(shown))
                 )
                 continue
-            decoded = prepare(data, str(src.path), sha256=sha256)
+            decoded = prepare(data, str(shown), sha256=sha256)
             del data
             doc = parse_document(
-                src.path,
+                shown,
                 decoded,
                 name=src.meta.get("name"),
                 origin=src.meta.get("origin"),
@@ -275,7 +300,7 @@ def ingest_paths(
         except NotRulesError as err:
             if src.named:
                 raise
-            report.skipped.append(Skipped(str(src.path), _reason(err, src.path)))
+            report.skipped.append(Skipped(str(src.shown), _reason(err, src.shown)))
             continue
         date_from_name(doc, src.path)
         known.add(sha256)
@@ -345,8 +370,10 @@ def date_from_name(doc: ParsedDocument, path: Path) -> None:
 
 def _reason(err: NotRulesError, path: Path) -> str:
     message = str(err)
-    prefix = f"{path}: "
-    return message[len(prefix) :] if message.startswith(prefix) else message
+    for prefix in (f"{path}: ", f"{shown_path(path)}: "):
+        if message.startswith(prefix):
+            return message[len(prefix) :]
+    return message
 
 
 class _LiveEditions:
@@ -411,6 +438,8 @@ def _write_document(
 
     reused = 0
     notes: list[str] = []
+    linked: set[int] = set()  # editions of other files this file was recorded as a source of
+    repeats: dict[int, int] = {}  # edition id -> times this file holds it, when more than once
     for position, (edition, content_hash) in enumerate(zip(doc.editions, hashes, strict=True)):
         existing = live.by_hash.get(content_hash)
         version_of: Edition | None = None
@@ -425,7 +454,13 @@ def _write_document(
                 else:
                     version_of = counterpart
         if existing is not None:
+            if existing.document_id == document.id or existing.id in linked:
+                # The same edition again in this very file (a page quoting it twice): one
+                # edition, one link to this file.
+                repeats[existing.id] = repeats.get(existing.id, 1) + 1
+                continue
             session.add(EditionSource(edition_id=existing.id, document_id=document.id))
+            linked.add(existing.id)
             reused += 1
             continue
         row = Edition(
@@ -463,6 +498,8 @@ def _write_document(
             report.flags.update(c.flags)
     if reused and not outcome.editions and outcome.status == "added":
         outcome.status = "same-edition"
+    for edition_id, times in repeats.items():
+        notes.append(f"holds edition {edition_id} {times} times; it is stored once")
     if notes:
         outcome.note = "; ".join(notes)
     return outcome

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import __version__
+from ..text.xmlchars import XmlCleaner, code_point, forbidden_in_xml
 
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 
@@ -36,28 +37,35 @@ class TmxUnit:
     score: float | None = None
 
 
-def _prop(parent: ET.Element, name: str, value: str | None) -> None:
+def _prop(parent: ET.Element, name: str, value: str | None, clean: XmlCleaner) -> None:
     if value:
         p = ET.SubElement(parent, "prop", {"type": f"x-{name}"})
-        p.text = value
+        p.text = clean.clean(value)
 
 
-def _tuv(tu: ET.Element, side: TmxSide) -> None:
-    tuv = ET.SubElement(tu, "tuv", {XML_LANG: side.language})
+def _tuv(tu: ET.Element, side: TmxSide, clean: XmlCleaner) -> None:
+    tuv = ET.SubElement(tu, "tuv", {XML_LANG: clean.clean(side.language) or ""})
     # In TMX 1.4 a <tuv>'s <prop>s come before its <seg>.
-    _prop(tuv, "rule-label", side.label)
+    _prop(tuv, "rule-label", side.label, clean)
     if side.label and side.label_inferred:
         # The label beside it stays clean for tools that filter on it; this says whose it is.
-        _prop(tuv, "rule-label-inferred", "true")
-    _prop(tuv, "edition", side.edition)
-    _prop(tuv, "edition-date", side.date)
-    _prop(tuv, "source-document", side.source)
+        _prop(tuv, "rule-label-inferred", "true", clean)
+    _prop(tuv, "edition", side.edition, clean)
+    _prop(tuv, "edition-date", side.date, clean)
+    _prop(tuv, "source-document", side.source, clean)
+    bad = forbidden_in_xml(side.text)
+    if bad:
+        # The segment differs from the stored text: say where and what it lost.
+        _prop(tuv, "replaced-characters", " ".join(code_point(c) for c in bad), clean)
     seg = ET.SubElement(tuv, "seg")
-    seg.text = side.text
+    seg.text = clean.clean(side.text)
 
 
-def write_tmx(units: Iterable[TmxUnit], srclang: str) -> str:
-    """The TMX document as a string (UTF-8 declared)."""
+def write_tmx(units: Iterable[TmxUnit], srclang: str, cleaner: XmlCleaner | None = None) -> str:
+    """The TMX document as a string (UTF-8 declared), well-formed XML 1.0 whatever the
+    texts hold: characters XML forbids become U+FFFD, counted in ``cleaner``, and each
+    segment that lost some says which in a ``x-replaced-characters`` prop."""
+    clean = cleaner if cleaner is not None else XmlCleaner()
     root = ET.Element("tmx", {"version": "1.4"})
     ET.SubElement(
         root,
@@ -68,7 +76,7 @@ def write_tmx(units: Iterable[TmxUnit], srclang: str) -> str:
             "segtype": "paragraph",  # one clause, which may hold several sentences
             "o-tmf": "mtgrules",
             "adminlang": "en",
-            "srclang": srclang,
+            "srclang": clean.clean(srclang) or "",
             "datatype": "plaintext",
             "creationdate": dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ"),
         },
@@ -76,11 +84,11 @@ def write_tmx(units: Iterable[TmxUnit], srclang: str) -> str:
     body = ET.SubElement(root, "body")
     for i, unit in enumerate(units, 1):
         tu = ET.SubElement(body, "tu", {"tuid": f"{i}"})
-        _prop(tu, "rule", unit.key)
+        _prop(tu, "rule", unit.key, clean)
         if unit.score is not None:
-            _prop(tu, "alignment-score", f"{unit.score:.3f}")
-        _tuv(tu, unit.source)
-        _tuv(tu, unit.target)
+            _prop(tu, "alignment-score", f"{unit.score:.3f}", clean)
+        _tuv(tu, unit.source, clean)
+        _tuv(tu, unit.target, clean)
     ET.indent(root, "  ")
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 

@@ -16,6 +16,7 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 from .. import __version__
+from ..text.xmlchars import XmlCleaner, code_point, forbidden_in_xml
 from .tmx import TmxSide, TmxUnit, write_tmx
 from .update import UpdateItem, UpdateReport
 from .worddiff import condensed, summarize
@@ -49,8 +50,12 @@ def _diff_note(item: UpdateItem, source_slug: str) -> str:
     return f"English changed since {source_slug}: {summarize(item.english_diff)}\n{marked}"
 
 
-def write_xliff(report: UpdateReport) -> str:
-    """The XLIFF 1.2 document of the work an update report asks for."""
+def write_xliff(report: UpdateReport, cleaner: XmlCleaner | None = None) -> str:
+    """The XLIFF 1.2 document of the work an update report asks for: well-formed XML 1.0
+    whatever the texts hold (characters XML forbids become U+FFFD, counted in ``cleaner``,
+    and a unit whose text lost some says which in a note)."""
+    clean = cleaner if cleaner is not None else XmlCleaner()
+    c = clean.clean
     ET.register_namespace("", XLIFF_NS)
     t, n, s = report.edition, report.reference, report.source.edition
     root = ET.Element(_q("xliff"), {"version": "1.2"})
@@ -58,14 +63,14 @@ def write_xliff(report: UpdateReport) -> str:
         root,
         _q("file"),
         {
-            "original": n.source,
+            "original": c(n.source),
             "source-language": "en",
-            "target-language": t.language,
+            "target-language": c(t.language),
             "datatype": "plaintext",
             "tool-id": "mtgrules",
             "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
             "product-name": "Magic: The Gathering Comprehensive Rules",
-            "product-version": n.date or n.slug,
+            "product-version": c(n.date or n.slug),
         },
     )
     header = ET.SubElement(file, _q("header"))
@@ -76,7 +81,7 @@ def write_xliff(report: UpdateReport) -> str:
     )
     note = ET.SubElement(header, _q("note"))
     counts = report.counts()
-    note.text = (
+    note.text = c(
         f"Bring {t.slug} (made from {s.slug}, {report.source.how}) up to {n.slug}: "
         f"{counts['new']} new clauses to translate, {counts['changed']} to review. "
         f"{counts['removed']} removed and {counts['renumbered']} renumbered clauses are "
@@ -95,21 +100,29 @@ def write_xliff(report: UpdateReport) -> str:
         unit = ET.SubElement(
             body,
             _q("trans-unit"),
-            {"id": unit_id, "resname": name, XML_SPACE: "preserve"},
+            {"id": c(unit_id), "resname": c(name), XML_SPACE: "preserve"},
         )
         source = ET.SubElement(unit, _q("source"), {XML_LANG: "en"})
-        source.text = item.english
-        target = ET.SubElement(unit, _q("target"), {XML_LANG: t.language, "state": state})
-        target.text = item.translation if item.status == "changed" else ""
+        source.text = c(item.english)
+        target = ET.SubElement(unit, _q("target"), {XML_LANG: c(t.language), "state": state})
+        translation = item.translation if item.status == "changed" else ""
+        target.text = c(translation)
         if item.status == "changed":
             diff_note = ET.SubElement(unit, _q("note"), {"from": "mtgrules", "priority": "1"})
-            diff_note.text = _diff_note(item, s.slug)
+            diff_note.text = c(_diff_note(item, s.slug))
+        for side, text in (("English", item.english), ("translation", translation)):
+            if bad := forbidden_in_xml(text or ""):
+                lost = ET.SubElement(unit, _q("note"), {"from": "mtgrules"})
+                lost.text = (
+                    f"The {side} held characters that XML 1.0 forbids "
+                    f"({', '.join(code_point(ch) for ch in bad)}): each is U+FFFD here."
+                )
         if item.gap:
             gap_note = ET.SubElement(unit, _q("note"), {"from": "mtgrules"})
-            gap_note.text = f"The translation lacked this clause already ({s.slug} had it)."
+            gap_note.text = c(f"The translation lacked this clause already ({s.slug} had it).")
         if item.confidence == "direct":
             direct = ET.SubElement(unit, _q("note"), {"from": "mtgrules"})
-            direct.text = (
+            direct.text = c(
                 f"Matched with {n.slug} directly ({s.slug} has no partner): check the pairing."
             )
         group = ET.SubElement(unit, _q("context-group"), {"name": "rule", "purpose": "location"})
@@ -124,12 +137,12 @@ def write_xliff(report: UpdateReport) -> str:
         ):
             if value:
                 context = ET.SubElement(group, _q("context"), {"context-type": context_type})
-                context.text = value
+                context.text = c(value)
     ET.indent(root, "  ")
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
 
-def unchanged_memory(report: UpdateReport) -> tuple[str, int]:
+def unchanged_memory(report: UpdateReport, cleaner: XmlCleaner | None = None) -> tuple[str, int]:
     """The pairs that need no work (unchanged and renumbered), as TMX; and their number."""
     t, n = report.edition, report.reference
     units = [
@@ -148,7 +161,7 @@ def unchanged_memory(report: UpdateReport) -> tuple[str, int]:
         for item in report.clauses
         if item.status in ("unchanged", "renumbered") and item.translation
     ]
-    return write_tmx(units, "en"), len(units)
+    return write_tmx(units, "en", cleaner), len(units)
 
 
 def job_summary(report: UpdateReport) -> dict[str, Any]:

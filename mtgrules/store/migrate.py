@@ -42,7 +42,9 @@ def alembic_config(engine: Engine):
 
     cfg = Config()
     cfg.set_main_option("script_location", str(migrations_folder()))
-    cfg.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
+    # ConfigParser interpolates "%": a file named new100%.db must stay itself.
+    url = engine.url.render_as_string(hide_password=False).replace("%", "%%")
+    cfg.set_main_option("sqlalchemy.url", url)
     return cfg
 
 
@@ -57,16 +59,31 @@ def current_revision(engine: Engine) -> str | None:
     from sqlalchemy import text
     from sqlalchemy.exc import DBAPIError, OperationalError
 
-    from .session import WRITE_OPTION
+    from .session import WRITE_OPTION, first_line
 
     # A read: it must not queue behind an ingest that holds the write lock.
-    with engine.execution_options(**{WRITE_OPTION: False}).connect() as conn:
-        try:
+    try:
+        with engine.execution_options(**{WRITE_OPTION: False}).connect() as conn:
             return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
-        except DBAPIError as exc:
-            if isinstance(exc, OperationalError) and _is_unreachable(exc):
-                raise
+    except DBAPIError as exc:
+        if not _is_unreachable(exc):
             return None  # no version table yet
+        if isinstance(exc, OperationalError):
+            raise
+        # sqlite3.DatabaseError, on connecting or on the first read: "file is not a
+        # database", "database disk image is malformed". Not a store we can read.
+        raise StoreError(
+            f"{describe(engine)} is not a readable mtgrules store ({first_line(exc.orig)}); "
+            "give --db the path of a store, or restore this one from a copy."
+        ) from None
+
+
+def describe(engine: Engine) -> str:
+    """The store as a user named it: the file of a SQLite store, else its URL (without the
+    password)."""
+    if engine.dialect.name == "sqlite" and engine.url.database:
+        return engine.url.database
+    return engine.url.render_as_string(hide_password=True)
 
 
 def _is_unreachable(exc: Exception) -> bool:
@@ -75,15 +92,63 @@ def _is_unreachable(exc: Exception) -> bool:
     return "no such table" not in message and "does not exist" not in message
 
 
+def known_revisions(engine: Engine) -> set[str]:
+    from alembic.script import ScriptDirectory
+
+    script = ScriptDirectory.from_config(alembic_config(engine))
+    return {r.revision for r in script.walk_revisions()}
+
+
+def check_is_ours(engine: Engine, revision: str | None) -> None:
+    """Refuse a database that mtgrules did not make (before anything is written to it).
+
+    A database with no version row is ours to create only if it holds no table at all:
+    another program's SQLite file (a browser's moz_places) must never receive our tables
+    and the corpus. A version row that is not one of our migrations is either a newer
+    mtgrules (our revisions are numbered) or another program using Alembic."""
+    if revision is None:
+        from sqlalchemy import inspect
+
+        from .session import WRITE_OPTION
+
+        with engine.execution_options(**{WRITE_OPTION: False}).connect() as conn:
+            tables = sorted(inspect(conn).get_table_names())
+        if tables and (now := current_revision(engine)) is not None:
+            # Another mtgrules process created the store since the version was read.
+            return check_is_ours(engine, now)
+        if tables:
+            shown = ", ".join(tables[:3]) + (", ..." if len(tables) > 3 else "")
+            raise StoreError(
+                f"{describe(engine)} is not an mtgrules store: it holds another program's "
+                f"tables ({shown}) and no mtgrules schema. It was left unchanged; give --db "
+                "a new file or an mtgrules store."
+            )
+        return
+    if revision in known_revisions(engine):
+        return
+    if revision.isdigit() and len(revision) == len(SCHEMA_HEAD) and revision > SCHEMA_HEAD:
+        raise StoreError(
+            f"the store {describe(engine)} was made by a newer mtgrules (schema {revision}; "
+            f"this one knows up to {SCHEMA_HEAD}); upgrade mtgrules: pip install -U mtgrules"
+        )
+    raise StoreError(
+        f"{describe(engine)} is not an mtgrules store: its schema version {revision!r} is not "
+        "one of mtgrules'. It was left unchanged; give --db a new file or an mtgrules store."
+    )
+
+
 def upgrade(engine: Engine, target: str = "head") -> None:
     """Bring the schema to ``target``; one query when it is already there."""
     from sqlalchemy.exc import OperationalError
 
-    from .session import first_line
+    from .session import first_line, use_wal
 
     try:
-        if target == "head" and current_revision(engine) == SCHEMA_HEAD:
+        revision = current_revision(engine)
+        if target == "head" and revision == SCHEMA_HEAD:
             return
+        check_is_ours(engine, revision)
+        use_wal(engine)
     except OperationalError as exc:
         # Server down, wrong password, unreadable file: one line, and never the password.
         raise StoreError(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -136,19 +137,36 @@ def find_edition(infos: list[EditionInfo], key: str) -> EditionInfo:
     raise NotFoundError(f"no edition '{key}' in the store; {hint}list them with: mtgrules editions")
 
 
+# Row ids are SQLite INTEGERs (and PostgreSQL bigints): at most 2^63 - 1.
+MAX_ROW_ID = 2**63 - 1
+_ASCII_DIGITS = re.compile(r"[0-9]{1,19}")
+
+
+def store_id(key: str) -> int | None:
+    """``key`` as a row id, or None when it cannot be one: not ASCII digits ("²" and "١٢"
+    are digits to str.isdigit), or past what the database can hold (the driver would raise
+    OverflowError on 9223372036854775808)."""
+    key = key.strip()
+    if not _ASCII_DIGITS.fullmatch(key):
+        return None
+    value = int(key)
+    return value if value <= MAX_ROW_ID else None
+
+
 def find_edition_or_version(session: Session, infos: list[EditionInfo], key: str) -> EditionInfo:
     """``find_edition``, and also an earlier version (superseded) of an edition by its id."""
     try:
         return find_edition(infos, key)
     except NotFoundError:
-        if not key.strip().isdigit():
+        edition_id = store_id(key)
+        if edition_id is None:
             raise
     rows = fetch(
         session,
         "SELECT e.id, e.language, e.kind, e.date, e.clause_count, e.rule_count, "
         "e.revision_id, d.name FROM edition e JOIN document d ON d.id = e.document_id "
         "WHERE e.id = :id",
-        {"id": int(key)},
+        {"id": edition_id},
     )
     if not rows:
         raise NotFoundError(f"no edition '{key}' in the store; list them with: mtgrules editions")

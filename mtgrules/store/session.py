@@ -9,19 +9,24 @@ what to write from a snapshot that another writer has since made stale.
 from __future__ import annotations
 
 import os
+import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from sqlalchemy import Engine, create_engine, event
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, DataError, OperationalError
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import (
+    ArgumentError,
+    DatabaseError,
+    DataError,
+    IntegrityError,
+    ProgrammingError,
+)
 from sqlalchemy.orm import Session
 
 from ..errors import StoreError
-
-ENV_VAR = "MTGRULES_DB"
 
 # SQLite's busy handler waits this long for one lock attempt...
 BUSY_TIMEOUT_MS = 30_000
@@ -42,30 +47,63 @@ def default_db_path() -> Path:
     return _default()
 
 
+# The first bytes of every SQLite 3 database file.
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
 def resolve_url(db: str | None) -> str:
-    """--db, else $MTGRULES_DB, else a SQLite file in the user's data directory."""
-    value = db or os.environ.get(ENV_VAR) or str(default_db_path())
-    if "://" in value:
-        try:
-            make_url(value)
-        except ArgumentError:
-            raise StoreError(
-                f"'{value}' is not a database URL; give a file path or a "
-                "URL such as sqlite:///rules.db or postgresql://host/db."
-            ) from None
-        if value.startswith("postgres://"):
-            value = "postgresql://" + value[len("postgres://") :]
-        if value.startswith("postgresql://"):
-            value = "postgresql+psycopg://" + value[len("postgresql://") :]
-        return value
-    path = Path(value).expanduser()
+    """--db, else $MTGRULES_DB, else a SQLite file in the user's data directory.
+
+    A name with a scheme (postgresql://..., sqlite:///...) is a URL; anything else is a
+    file path taken literally (store/sql.py: store_location), so "a?b.db" or "new%41.db"
+    name those files and no others."""
+    from .sql import store_location
+
+    where = store_location(db)
+    if isinstance(where, str):
+        return _server_url(where)
+    path = where
     if path.is_dir():
         raise StoreError(f"{path} is a folder; give the path of a store file, e.g. {path}/rules.db")
+    _refuse_non_sqlite(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise StoreError(f"cannot create the folder for the store {path}: {exc.strerror}") from None
-    return f"sqlite:///{path}"
+    # Built, not parsed: the path's "?", "%" and ":" stay part of the file name.
+    return URL.create("sqlite", database=str(path)).render_as_string(hide_password=False)
+
+
+def _server_url(value: str) -> str:
+    try:
+        make_url(value)
+    except ArgumentError:
+        raise StoreError(
+            f"'{value}' is not a database URL; give a file path or a "
+            "URL such as sqlite:///rules.db or postgresql://host/db."
+        ) from None
+    if value.startswith("postgres://"):
+        value = "postgresql://" + value[len("postgres://") :]
+    if value.startswith("postgresql://"):
+        value = "postgresql+psycopg://" + value[len("postgresql://") :]
+    return value
+
+
+def _refuse_non_sqlite(path: Path) -> None:
+    """A file that exists, is not empty and is not SQLite (a text file, a PDF) is never
+    opened as a store: SQLite would fail later with a confusing message, or not at all."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(len(SQLITE_MAGIC))
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise StoreError(f"cannot read the store {path}: {exc.strerror}") from None
+    if head and head != SQLITE_MAGIC:
+        raise StoreError(
+            f"{path} is not an mtgrules store: it is not a SQLite database at all. "
+            "Give --db the path of a store, or of a new file to create one."
+        )
 
 
 def _sqlite_pragmas(dbapi_conn, _record) -> None:
@@ -73,16 +111,25 @@ def _sqlite_pragmas(dbapi_conn, _record) -> None:
     # BEGIN ourselves (see _sqlite_begin), so switch it off.
     dbapi_conn.isolation_level = None
     cur = dbapi_conn.cursor()
-    # The timeout first: switching a new file to WAL needs a lock that another process
-    # opening the same new store may hold for a moment.
     cur.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-    # WAL lets searches read while an ingest writes.
-    cur.execute("PRAGMA journal_mode=WAL")
+    # No journal_mode here: it is written into the file, and this file may turn out to be
+    # another program's. use_wal switches a store to WAL once it is known to be ours.
     cur.execute("PRAGMA foreign_keys=ON")
     # NORMAL in WAL mode: a power cut may lose the last commits but never corrupts the file;
     # a killed process loses nothing that was committed.
     cur.execute("PRAGMA synchronous=NORMAL")
     cur.close()
+
+
+def use_wal(engine: Engine) -> None:
+    """Put a SQLite store in WAL mode (kept in the file: once is enough): searches then
+    read while an ingest writes. Called when the store is known to be ours, before it is
+    first migrated. The busy timeout covers another process switching the same new file."""
+    if engine.dialect.name != "sqlite":
+        return
+    with engine.connect() as conn:
+        # Straight on the driver: the mode cannot change inside a transaction.
+        conn.connection.driver_connection.execute("PRAGMA journal_mode=WAL")
 
 
 def _is_locked(exc: Exception) -> bool:
@@ -153,12 +200,28 @@ def session_scope(engine: Engine, *, write: bool = True) -> Iterator[Session]:
             f"the store cannot hold a value from this input ({first_line(exc.orig)}); "
             "nothing was written."
         ) from None
-    except OperationalError as exc:
-        # The database itself failed (connection lost, disk full, I/O error): rolled back too.
-        # The driver's message may span lines and quote SQL; the first line says what failed.
+    except (DatabaseError, sqlite3.DatabaseError) as exc:
+        if _is_our_bug(exc):
+            raise  # our own SQL broke a rule: a bug, to be reported, not the user's doing
+        # The database itself failed (connection lost, disk full, I/O error, a damaged
+        # file): rolled back too. The driver's message may span lines and quote SQL; the
+        # first line says what failed. (Hot reads go straight to sqlite3, store/sql.py:
+        # its errors arrive unwrapped.)
         raise StoreError(
-            f"the store failed ({first_line(exc.orig)}); nothing was written."
+            f"the store failed ({first_line(getattr(exc, 'orig', exc))}); nothing was written."
         ) from None
+
+
+# PostgreSQL's "insufficient privilege": a ProgrammingError that the user's role causes.
+_PG_NO_PRIVILEGE = "42501"
+
+
+def _is_our_bug(exc: Exception) -> bool:
+    if isinstance(exc, IntegrityError | sqlite3.IntegrityError | sqlite3.ProgrammingError):
+        return True
+    return isinstance(exc, ProgrammingError) and (
+        getattr(exc.orig, "sqlstate", None) != _PG_NO_PRIVILEGE
+    )
 
 
 def first_line(exc: BaseException | None) -> str:

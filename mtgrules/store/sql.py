@@ -17,6 +17,7 @@ understand. Lists of integers (ids from the store itself, never user text) are i
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 from collections import namedtuple
 from collections.abc import Iterator, Mapping, Sequence
@@ -24,6 +25,7 @@ from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from ..errors import StoreError
 
@@ -130,17 +132,48 @@ def json_list(value: Any) -> list:
 # --- opening a store without SQLAlchemy ---------------------------------------------------
 
 
+ENV_VAR = "MTGRULES_DB"
+
+# "postgresql://", "sqlite:///", "postgresql+psycopg://": a name with a scheme is a URL.
+# Anything else is a file path, taken literally: "a?b.db", "new%41.db", "x:y.db" are files.
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+
+
+def store_location(db: str | None) -> Path | str:
+    """The store named by --db / $MTGRULES_DB / the default: a Path for a file (taken
+    literally), or the URL string as given (only when it starts with a scheme)."""
+    value = db or os.environ.get(ENV_VAR)
+    if not value:
+        return default_db_path()
+    if _SCHEME.match(value):
+        return value
+    return Path(value).expanduser()
+
+
+def _sqlite_url_file(url: str) -> Path | None:
+    """The file of a sqlite:/// URL (percent-escapes decoded, as SQLAlchemy does)."""
+    if not url.startswith("sqlite:///"):
+        return None
+    from urllib.parse import unquote
+
+    name = unquote(url[len("sqlite:///") :].split("?", 1)[0])
+    return Path(name) if name and name != ":memory:" else None
+
+
+def store_file(db: str | None) -> Path | None:
+    """The SQLite file of the store, whatever options its URL carries; None for a server
+    database or an in-memory one. Output paths are checked against it (output.py)."""
+    where = store_location(db)
+    return where if isinstance(where, Path) else _sqlite_url_file(where)
+
+
 def sqlite_path(db: str | None) -> Path | None:
     """The file of a SQLite store named by --db / $MTGRULES_DB / the default, or None when
     the store is not a plain SQLite file (a PostgreSQL URL, a URL with options)."""
-    value = db or os.environ.get("MTGRULES_DB")
-    if value is None:
-        return default_db_path()
-    if value.startswith("sqlite:///") and "?" not in value:
-        return Path(value[len("sqlite:///") :])
-    if "://" in value:
-        return None
-    return Path(value).expanduser()
+    where = store_location(db)
+    if isinstance(where, Path):
+        return where
+    return None if "?" in where else _sqlite_url_file(where)
 
 
 def default_db_path() -> Path:
@@ -156,6 +189,12 @@ def default_db_path() -> Path:
     return Path(user_data_dir("mtgrules", appauthor=False)) / "mtgrules.sqlite"
 
 
+def file_uri(path: Path) -> str:
+    """SQLite's URI for a file: "?", "#" and "%" in its name escaped, so that they stay part
+    of the name."""
+    return "file:" + quote(str(path.absolute()))
+
+
 @contextmanager
 def open_lite(path: Path, schema_head: str) -> Iterator[LiteSession | None]:
     """A read transaction on the SQLite store at ``path``, or None when this fast path does
@@ -167,7 +206,7 @@ def open_lite(path: Path, schema_head: str) -> Iterator[LiteSession | None]:
     try:
         # mode=rw: never create a file (a missing store is the slow path's business).
         conn = sqlite3.connect(
-            f"file:{path}?mode=rw", uri=True, isolation_level=None, check_same_thread=False
+            f"{file_uri(path)}?mode=rw", uri=True, isolation_level=None, check_same_thread=False
         )
     except sqlite3.Error:
         yield None
@@ -186,8 +225,11 @@ def open_lite(path: Path, schema_head: str) -> Iterator[LiteSession | None]:
         # One snapshot for the whole command, as a SQLAlchemy read transaction gives.
         conn.execute("BEGIN")
         try:
-            yield LiteSession(conn, f"sqlite:///{path}")
-        except sqlite3.OperationalError as exc:
+            yield LiteSession(conn, f"sqlite:///{quote(str(path))}")
+        except sqlite3.DatabaseError as exc:
+            if isinstance(exc, sqlite3.IntegrityError | sqlite3.ProgrammingError):
+                raise  # our own SQL: a bug to report
+            # Locked for too long, an I/O error, a damaged page met half-way.
             raise StoreError(f"the store failed ({exc}); nothing was written.") from None
         finally:
             conn.execute("ROLLBACK")
