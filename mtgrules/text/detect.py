@@ -179,11 +179,9 @@ def spelled_languages(text: str) -> list[str]:
     found = [lang for lang, letters in _ONLY_IN.items() if any(ch in letters for ch in lower)]
     if found:
         return found
-    words = [
-        fold(w)
-        for w in _WORD.findall(text)
-        if not (len(w) == 1 and w.isupper())  # a variable, not Spanish "y"
-    ]
+    # One letter says no language: a variable (X, Y: not Spanish "y"), or a word several
+    # languages write ("a" is English and Spanish, and French "à" folds to it).
+    words = [fold(w) for w in _WORD.findall(text) if len(w) > 1]
     scores = {
         lang: sum(1 for w in words if w in _folded_function_words(lang)) for lang in FUNCTION_WORDS
     }
