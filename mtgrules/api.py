@@ -172,7 +172,7 @@ class Store:
 
     def date(self, edition: str, *, as_of: int | None = None):
         """Which official English editions an edition follows (Dating)."""
-        from .align.dating import date_edition
+        from .align.reference import date_edition
         from .store.queries import find_edition, list_editions
 
         def work(s: Session):

@@ -53,6 +53,7 @@ ALIGN_LAYERS: dict[str, int] = {
     # scoring: what two clauses have in common, and whether labels count
     "features": 10,
     "numbering": 10,
+    "scope": 10,
     # the sequence DP: monotonic steps, then anchors, backbone, gaps and moves
     "dp": 20,
     "sequence": 21,
@@ -62,7 +63,9 @@ ALIGN_LAYERS: dict[str, int] = {
     "lineage": 30,
     "ancestry": 31,
     "rule": 31,
+    "english": 31,
     "dating": 32,
+    "choice": 33,
     # storage: stored links (links.py is the plain-SQL read side search uses), alignments
     # read back or computed (storage.py), labels inferred from them
     "links": 40,

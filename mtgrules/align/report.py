@@ -54,7 +54,7 @@ def run_align(
             sync_termbase(session)
             return "terms", learn(session, a.id, b.id)
         return "editions", align_editions(session, a.id, b.id, refresh=refresh)
-    from .dating import date_edition
+    from .reference import date_edition
 
     target = find_edition(infos, date or "")
     return "dating", date_edition(session, target.id, as_of=as_of)

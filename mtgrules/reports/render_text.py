@@ -183,6 +183,13 @@ def render_update(report: dict[str, Any], colour: bool = False) -> str:
     out = [
         bold(f"Bringing {t['slug']} up to {n['slug']}", colour),
         f"Made from {src['slug']} ({src['how']}: {src['why'].rstrip('.')}).",
+        *(
+            [
+                f"It covers {report['scope']['covers']}: brought up to date on that part of {n['slug']}."
+            ]
+            if report.get("scope") and not report["scope"]["whole"]
+            else []
+        ),
         f"{s['unchanged']} unchanged, {s['changed']} changed, {s['new']} new, "
         f"{s['renumbered']} renumbered, {s['removed']} removed; "
         f"checks: {s['errors']} errors, {s['warnings']} warnings.",
