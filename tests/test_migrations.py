@@ -343,9 +343,9 @@ def _index_names(conn) -> set[str]:
     return {r[0] for r in rows}
 
 
-def test_0007_adds_the_read_indexes_and_downgrades_to_0006s(new_store: StoreRef) -> None:
-    """0007 indexes the links that carry an inferred label and the lineages by head and
-    edition; its downgrade gives back 0006's index of lineages by head alone."""
+def test_0008_adds_the_read_indexes_and_downgrades_to_0007s(new_store: StoreRef) -> None:
+    """0008 indexes the links that carry an inferred label and the lineages by head and
+    edition; its downgrade gives back the index of lineages by head alone (0006's)."""
     from alembic import command
 
     from mtgrules.store.migrate import alembic_config
@@ -359,7 +359,7 @@ def test_0007_adds_the_read_indexes_and_downgrades_to_0006s(new_store: StoreRef)
         cfg = alembic_config(engine)
         with engine.connect() as conn, conn.begin():
             cfg.attributes["connection"] = conn
-            command.downgrade(cfg, "0006")
+            command.downgrade(cfg, "0007")
         with engine.connect() as conn:
             names = _index_names(conn)
         assert "search_link_inferred" not in names
