@@ -222,7 +222,8 @@ def _plant(session, en_label: str, zh_label: str, score: float) -> None:
 
 
 def test_check_passes_on_the_corpus(corpus_db):
-    proc = run_cli("align", "--check", db=corpus_db)
+    # Wide enough that the summary stays one line (the text is fitted to $COLUMNS).
+    proc = run_cli("align", "--check", db=corpus_db, env={"COLUMNS": "400"})
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.strip().splitlines()[-1].startswith("0 suspicious of ")
 
@@ -249,7 +250,9 @@ def test_check_finds_a_planted_wrong_link(store_copy, en_label, zh_label, score,
         rival = next(r for r in item["rivals"] if r["label"] == zh_label)
         assert rival["edition"] == "en-2026-01-16" and rival["text"] == "Restarting the Game"
         assert rival["linked"] is not None
-        text = run_cli("align", "--check", db=store_copy).stdout.splitlines()
+        text = run_cli(
+            "align", "--check", db=store_copy, env={"COLUMNS": "400"}
+        ).stdout.splitlines()
         assert len(text) == 2 and text[-1].startswith("1 suspicious of ")
         assert f"zh-Hans-2026-01-16 {zh_label} ↔ en-2026-01-16 {en_label}" in text[0]
 

@@ -24,6 +24,7 @@ LAYERS: dict[str, int] = {
     "": 0,  # the package itself: __version__
     "errors": 0,
     "record": 0,
+    "progress": 0,
     "schemas": 1,
     "text": 1,
     "output": 1,
@@ -37,6 +38,7 @@ LAYERS: dict[str, int] = {
     "align": 5,
     "search": 6,
     "reports": 6,
+    "remove": 6,
     "cite": 6,
     "site": 7,
     "api": 8,

@@ -34,6 +34,21 @@ CASES: list[tuple[str, tuple[str, ...], str, str, dict[str, Any]]] = [
     ("show", ("show", "107.3", "--json"), "show", "corpus", {"/rule": "107.3"}),
     ("show-lang", ("show", "107.3g", "--lang", "fr", "--json"), "show", "corpus", {}),
     ("history", ("history", "--json"), "history", "corpus", {"/0/id": 1}),
+    # On a store of the seeds from which one edition was removed first (removal_store).
+    (
+        "remove",
+        ("remove", "es-001_6b17ef9efd2fae21", "--json"),
+        "remove",
+        "removal",
+        {"/removed/0/language": "es"},
+    ),
+    (
+        "history-removal",
+        ("history", "--json"),
+        "history",
+        "removal",
+        {"/1/summary/removed": ["fr-000_0b7a9445b617ebdb"]},
+    ),
     ("align-rule", ("align", "107.3", "--json"), "align-rule", "corpus", {"/rule": "107.3"}),
     (
         # The pair diff compares below: diff reads the alignment these two store.
@@ -202,6 +217,10 @@ def _broken_cite(doc: dict) -> None:
 
 
 # (case id whose real output is broken, how, the schema keyword that must catch it)
+def _broken_remove(doc: dict) -> None:
+    doc["removed"] = []  # a removal removes at least one edition
+
+
 def _broken_update(doc: Any) -> None:
     doc["clauses"][0]["status"] = "translated"  # not one of the five statuses
 
@@ -219,6 +238,7 @@ BROKEN: list[tuple[str, Callable[[Any], None], str]] = [
     ("ingest-revision", _broken_ingest, "enum"),
     ("show", _broken_show, "additionalProperties"),
     ("history", _broken_history, "pattern"),
+    ("remove", _broken_remove, "minItems"),
     ("trace", _broken_trace, "required"),
     ("align-date-rules", _broken_align_date, "minItems"),
     ("align-learn-terms", _broken_align_terms, "maximum"),
@@ -262,14 +282,29 @@ def new_store_ref(tmp_path_factory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def outputs(corpus_db, new_store_ref) -> Callable[[str], Any]:
+def removal_store(tmp_path_factory) -> Iterator[str]:
+    """The seeds ingested, then one edition removed (revision 2)."""
+    if not ON_PG:
+        ref = str(tmp_path_factory.mktemp("schemas-removal") / "removal.sqlite")
+    else:
+        ref = pg_create_database()
+    assert run_cli("ingest", str(SEEDS), db=ref).returncode == 0
+    assert run_cli("remove", "fr-000_0b7a9445b617ebdb", db=ref).returncode == 0
+    yield ref
+    if ON_PG:
+        pg_drop_database(ref)
+
+
+@pytest.fixture(scope="module")
+def outputs(corpus_db, new_store_ref, removal_store) -> Callable[[str], Any]:
     """The parsed JSON of a case, run once per module (the broken-document tests reuse it)."""
     cache: dict[str, Any] = {}
 
     def get(case_id: str) -> Any:
         if case_id not in cache:
             _, args, _, store, _ = CASE_BY_ID[case_id]
-            result = run_cli(*args, db=corpus_db if store == "corpus" else new_store_ref)
+            db = {"corpus": corpus_db, "new": new_store_ref, "removal": removal_store}[store]
+            result = run_cli(*args, db=db)
             # cite exits 1 when a citation is not current, as diff --exit-code does.
             assert result.returncode in ((0, 1) if args[0] == "cite" else (0,)), result.stderr
             cache[case_id] = json.loads(result.stdout)
@@ -324,7 +359,7 @@ def test_each_schema_is_a_valid_draft_2020_12_schema(name: str) -> None:
 def test_every_schema_is_used_by_a_case_and_every_case_has_a_schema() -> None:
     used = {case[2] for case in CASES}
     assert used == set(schema_names())
-    assert len(schema_names()) == 15
+    assert len(schema_names()) == 16
 
 
 def test_shared_shapes_are_the_same_in_every_schema() -> None:
