@@ -342,3 +342,37 @@ def test_0006_downgrades_to_the_0005_index_and_upgrades_back(new_store: StoreRef
         assert {q: _hits(engine, q) for q in before} == before
     finally:
         engine.dispose()
+
+
+def _index_names(conn) -> set[str]:
+    if conn.dialect.name == "postgresql":
+        rows = conn.execute(text("SELECT indexname FROM pg_indexes WHERE schemaname = 'public'"))
+    else:
+        rows = conn.execute(text("SELECT name FROM sqlite_master WHERE type = 'index'"))
+    return {r[0] for r in rows}
+
+
+def test_0010_adds_the_read_indexes_and_downgrades_to_0009s(new_store: StoreRef) -> None:
+    """0010 indexes the links that carry an inferred label and the lineages by head and
+    edition; its downgrade gives back the index of lineages by head alone (0006's)."""
+    from alembic import command
+
+    from mtgrules.store.migrate import alembic_config
+
+    engine = open_store(str(new_store))
+    try:
+        with engine.connect() as conn:
+            names = _index_names(conn)
+        assert {"search_link_inferred", "ix_search_lineage_head_edition"} <= names
+        assert "ix_search_lineage_head" not in names
+        cfg = alembic_config(engine)
+        with engine.connect() as conn, conn.begin():
+            cfg.attributes["connection"] = conn
+            command.downgrade(cfg, "0009")
+        with engine.connect() as conn:
+            names = _index_names(conn)
+        assert "search_link_inferred" not in names
+        assert "ix_search_lineage_head_edition" not in names
+        assert "ix_search_lineage_head" in names
+    finally:
+        engine.dispose()
