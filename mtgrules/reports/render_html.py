@@ -13,8 +13,8 @@ from typing import Any
 from .. import __version__
 from .common import (
     change_sides,
-    defect_lines,
     clause_name,
+    defect_lines,
     edition_gaps,
     shown_label,
     update_from_name,

@@ -10,8 +10,8 @@ from typing import Any
 
 from .common import (
     change_sides,
-    defect_lines,
     clause_name,
+    defect_lines,
     edition_gaps,
     shown_label,
     update_from_name,

@@ -19,8 +19,8 @@ from ..render import bold, dim, table, wrap
 from ..text.width import wrap_lines
 from .common import (
     change_sides,
-    defect_lines,
     clause_name,
+    defect_lines,
     edition_gaps,
     shown_label,
     update_from_name,
