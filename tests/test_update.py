@@ -181,6 +181,41 @@ def test_without_its_english_anywhere_the_nearest_is_used_and_said(tmp_path):
     assert source["slug"] == "en-2026-01-16"
 
 
+@pytest.mark.skipif(
+    not (TRANSLATIONS / "ko-2020-09-25.kormtgcr.txt").exists(),
+    reason="needs ../shared/translations",
+)
+def test_an_omitted_glossary_is_one_line_not_an_entry_per_term(tmp_path):
+    """The Korean 2020 prints its glossary heading and then "<생략>" (omitted): the report says
+    so once, lists no glossary entry as new or missing, and still reports the rules. Read by
+    hand in the raw file: "용어사전" is followed by "<생략>" and then the credits; en-2026-01-16
+    has 725 glossary entries, en-2020-09-25 576, so a report per entry would list 150+."""
+    db = tmp_path / "ko.sqlite"
+    files = [
+        TRANSLATIONS / "ko-2020-09-25.kormtgcr.txt",
+        EXTRA / "cr-en-2020-09-25.txt",
+        EXTRA / "cr-en-2026-01-16.txt",
+    ]
+    assert run_cli("ingest", *map(str, files), db=db).returncode == 0
+    proc = run_cli("update", "ko-2020-09-25", "--format", "json", db=db)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["glossary_omitted"] is True
+    assert report["source"]["slug"] == "en-2020-09-25"
+    assert not [m for m in report["missing"] if m["kind"] == "glossary"]
+    assert not [c for c in report["clauses"] if c["kind"] == "glossary"]
+    # 123 (Stickers) came in 2024: new to the translator.
+    assert {"123.1", "702.164"} <= {m["label"] for m in report["missing"] if m["kind"] == "rule"}
+    for fmt, line in [
+        ("text", "The glossary is not translated"),
+        ("md", "The glossary is not translated"),
+        ("html", "The glossary is not translated"),
+    ]:
+        out = run_cli("update", "ko-2020-09-25", "--format", fmt, db=db)
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.count(line) == 1, fmt
+
+
 # (arguments, exit code, what the one stderr line says)
 BAD_INPUT = [
     (["update", "en-2026-01-16"], 2, "is English"),

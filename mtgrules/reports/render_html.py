@@ -287,6 +287,11 @@ def render_update(report: dict[str, Any]) -> str:
         f'<nav aria-label="sections">{links} · <a href="#defects">defects</a></nav>',
         f"<p>Made from <strong>{esc(src['slug'])}</strong> ({esc(src['how'])}): "
         f"{esc(src['why'])}</p>",
+        *(
+            ["<p>The glossary is not translated (the translation says it is left out).</p>"]
+            if report.get("glossary_omitted")
+            else []
+        ),
         '<table id="counts"><thead><tr><th>unchanged</th><th>changed</th><th>new</th>'
         f"<th>renumbered</th><th>removed</th></tr></thead><tbody><tr>{counts}</tr></tbody></table>",
         f"<p>Checks: {esc(s['errors'])} errors, {esc(s['warnings'])} warnings.</p>",

@@ -162,6 +162,11 @@ def render_update(report: dict[str, Any]) -> str:
         "",
         f"Made from **{md(src['slug'])}** ({src['how']}): {md(src['why'])}",
         "",
+        *(
+            ["The glossary is not translated (the translation says it is left out).", ""]
+            if report.get("glossary_omitted")
+            else []
+        ),
         _table(
             ["unchanged", "changed", "new", "renumbered", "removed", "errors", "warnings"],
             [

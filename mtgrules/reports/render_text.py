@@ -261,6 +261,11 @@ def render_update(report: dict[str, Any], colour: bool = False, width: int = WID
             if report.get("scope") and not report["scope"]["whole"]
             else []
         ),
+        *(
+            ["The glossary is not translated (the translation says it is left out)."]
+            if report.get("glossary_omitted")
+            else []
+        ),
         *wrap_lines(
             f"{s['unchanged']} unchanged, {s['changed']} changed, {s['new']} new, "
             f"{s['renumbered']} renumbered, {s['removed']} removed; "

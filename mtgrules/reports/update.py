@@ -98,6 +98,9 @@ class UpdateReport(Record):
     # S -> N's renumbering (align.renumbering, as diff S N counts it): (S label, N label).
     moves: list[tuple[str, str]] = field(default_factory=list, metadata=INTERNAL)
 
+    # The translation says its glossary is left out ("<생략>"): not listed entry by entry.
+    glossary_omitted: bool = False
+
     @property
     def renumbering(self) -> Renumbering:
         return renumbering(self.moves)
@@ -183,6 +186,7 @@ class UpdateReport(Record):
             "defects": self.defects.as_json(),
             "renumbering": self.renumbering.as_json(),
             **({"scope": self.scope.as_json()} if self.scope is not None else {}),
+            **({"glossary_omitted": True} if self.glossary_omitted else {}),
             "summary": self.summary(),
             "clauses": [i.as_json() for i in self.clauses],
         }
@@ -322,7 +326,12 @@ def update_report(
         [c.label or c.parent for c in t_clauses if c.kind == "rule"],
         [c.label for c in s_all if c.kind == "rule" and c.label],
     )
-    glossary_too = scope.whole or any(c.kind == "glossary" for c in t_clauses)
+    # A glossary the translation says it leaves out (the Korean "용어사전" then "<생략>",
+    # stored by ingest) is one line of the report, not 700 missing entries.
+    glossary_omitted = _glossary_omitted(session, target)
+    glossary_too = not glossary_omitted and (
+        scope.whole or any(c.kind == "glossary" for c in t_clauses)
+    )
     s_clauses = [c for c in s_all if _held(scope, c, glossary_too)]
 
     # 1. T with S. Glossary entries by term (see align/glossary.py), the rest as aligned.
@@ -444,7 +453,26 @@ def update_report(
         }
     )
     return UpdateReport(
-        target, reference, origin, items, removed, added, defects, findings, scope, moves
+        target,
+        reference,
+        origin,
+        items,
+        removed,
+        added,
+        defects,
+        findings,
+        scope,
+        moves,
+        glossary_omitted,
+    )
+
+
+def _glossary_omitted(session: Session, edition: EditionInfo) -> bool:
+    """Does the translation say its glossary is left out? (stored by ingest, migration 0008)"""
+    from ..store.sql import scalar
+
+    return bool(
+        scalar(session, "SELECT glossary_omitted FROM edition WHERE id = :e", {"e": edition.id})
     )
 
 
