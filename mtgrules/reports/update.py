@@ -122,8 +122,30 @@ class UpdateReport(Record):
     def renumbered(self) -> list[DriftRenumbering]:
         """The clauses N numbers otherwise than S, whatever their wording (the renumbering
         map of S -> N, which diff S N prints too); a split names each part, a merge each
-        clause merged."""
-        return [DriftRenumbering(self.edition.id, a, b) for a, b in self.moves]
+        clause merged. Read against an English of another date (a best fit), the translation's
+        own label is the one it has to change: zh-Hans-2026-02-27's 506.3e-g, read against
+        en-2026-01-16, are 506.3d-f there although S and N are the same edition."""
+        moves = list(self.moves)
+        if self.source.how == "best-fit":
+            own = {
+                (i.from_label, i.translation_label)
+                for i in self.clauses
+                if i.kind == "rule" and i.from_label and i.translation_label
+            }
+            mine = dict(own)
+            moves = [(mine.get(a, a), b) for a, b in moves]
+            moves += sorted(
+                {
+                    (i.translation_label, i.label)
+                    for i in self.clauses
+                    if i.kind == "rule"
+                    and i.translation_label
+                    and i.label
+                    and i.translation_label != i.label
+                }
+                - set(moves)
+            )
+        return [DriftRenumbering(self.edition.id, a, b) for a, b in moves]
 
     @property
     def changed(self) -> list[UpdateItem]:
