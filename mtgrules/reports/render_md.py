@@ -10,8 +10,8 @@ from typing import Any
 
 from .common import (
     change_sides,
-    defect_lines,
     clause_name,
+    defect_lines,
     edition_gaps,
     shown_label,
     update_from_name,
@@ -177,6 +177,14 @@ def render_update(report: dict[str, Any]) -> str:
             ],
         ),
     ]
+    from ..align.renumbering import summary_lines
+
+    for line in summary_lines(report["renumbering"])[:1]:
+        out += [
+            "",
+            f"{md(line)} in the English since {md(src['slug'])} (the {s['renumbered']} that "
+            "kept their wording are listed as renumbered, the others as changed).",
+        ]
     if s.get("direct"):
         out += [
             "",

@@ -19,8 +19,8 @@ from ..render import bold, dim, table, wrap
 from ..text.width import wrap_lines
 from .common import (
     change_sides,
-    defect_lines,
     clause_name,
+    defect_lines,
     edition_gaps,
     shown_label,
     update_from_name,
@@ -268,13 +268,14 @@ def render_update(report: dict[str, Any], colour: bool = False, width: int = WID
             width,
         ),
         *(
-            wrap_lines(
+            wrapped
+            for line in summary_lines(report["renumbering"])[:1]
+            for wrapped in wrap_lines(
                 f"{line} in the English since {src['slug']} (as diff prints it; the "
                 f"{s['renumbered']} that kept their wording are listed as renumbered, the "
                 "others as changed).",
                 width,
             )
-            for line in summary_lines(report["renumbering"])[:1]
         ),
     ]
     if s.get("direct"):
