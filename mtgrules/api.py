@@ -149,6 +149,19 @@ class Store:
             )
         )
 
+    def fetch(self, url: str | None = None, *, check: bool = False, site: str | Path | None = None):
+        """The new edition the publisher's rules page links (``url``: another page), downloaded
+        and ingested: a FetchReport (what was fetched, what changed, which translations lag).
+        ``check``: only whether a new edition is out (status "new-edition"), writing nothing."""
+        from .fetch.run import DEFAULT_URL, check_for_new_edition, fetch_rules
+
+        page = url or DEFAULT_URL
+        if check:
+            return self._read(lambda s: check_for_new_edition(s, url=page))
+        return self._write(
+            lambda s: fetch_rules(s, url=page, site=Path(site) if site is not None else None)
+        )
+
     # --- alignment (read back when stored, else computed; written only with store) -----
 
     def align_rule(self, rule: str, *, as_of: int | None = None, store: bool = False):

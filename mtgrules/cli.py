@@ -339,6 +339,12 @@ EXAMPLES: dict[str, list[str]] = {
     "xliff": ["mtgrules export xliff zh-Hans-2022-06-10 -o job.xlf"],
     "site": ["mtgrules site -o site/"],
     "cite": ["mtgrules cite src/ --against en-2026-02-27", "mtgrules cite notes.md --fix"],
+    "fetch": [
+        "mtgrules fetch",
+        "mtgrules fetch --check",
+        "mtgrules fetch --site site/",
+        "mtgrules fetch --url https://magic.wizards.com/en/rules --timeout 60",
+    ],
     "search": [
         "mtgrules search stack",
         'mtgrules search "coût de mana" --lang fr',
@@ -613,6 +619,12 @@ def history(app: AppContext, as_json: bool) -> None:
     if not any(r.summary.get("removed") for r in revisions):
         headers, rows = headers[:-1], [row[:-1] for row in rows]
     _say(table(headers, rows, _width()))
+    for r in revisions:
+        for d in r.downloads or []:
+            _say(
+                f"revision {r.id}: fetched {d['url']} on {d['fetched_at'][:19].replace('T', ' ')} "
+                f"UTC (sha256 {d['sha256']})"
+            )
 
 
 # --- align commands ---
@@ -1219,6 +1231,77 @@ def cite(
                 line += f" The diff replaces {run.summary.fixes or 0:,} numbers."
             _say(line, err=fix)
     sys.exit(run.exit_code())
+
+
+# --- a new edition from the web ---
+
+
+@cli.command(epilog=examples("fetch"))
+@click.option(
+    "--url",
+    default="https://magic.wizards.com/en/rules",
+    show_default=True,
+    metavar="PAGE",
+    help="The rules page to read (a mirror, or a test server).",
+)
+@click.option(
+    "--check",
+    is_flag=True,
+    help="Only say whether a new edition is out: exit 0 up to date, 1 new edition (nothing "
+    "is downloaded or written).",
+)
+@click.option(
+    "--site",
+    metavar="DIR",
+    type=click.Path(path_type=Path),
+    help="After fetching a new edition, rebuild the site in DIR (only pages that changed).",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(0.1, 600),
+    default=30.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="How long to wait for the server to connect or send.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@pass_app
+def fetch(
+    app: AppContext,
+    url: str,
+    check: bool,
+    site: Path | None,
+    timeout: float,
+    as_json: bool,
+) -> None:
+    """Download the Comprehensive Rules the publisher's page links, if the store lacks them.
+
+    Finds the rules documents the page links (the TXT, then the PDF and DOCX of the same
+    edition), downloads the new ones (asking conditionally: an unchanged file is not
+    downloaded again) and ingests them. Then reports what changed since the previous
+    English, which translations now lag it, and with --site rebuilds the site. Network
+    problems leave the store unchanged (exit code 5).
+    """
+    from .fetch.render import render_fetch
+    from .fetch.run import check_for_new_edition, fetch_rules
+    from .render import to_json
+
+    if check:
+        with app.session(write=False) as s:
+            report = check_for_new_edition(s, url=url, timeout=timeout)
+    else:
+        progress = TerminalProgress.for_terminal("fetch", quiet=as_json)
+        try:
+            with app.session() as s:
+                report = fetch_rules(s, url=url, site=site, timeout=timeout, progress=progress)
+        finally:
+            progress.done()
+    if as_json:
+        click.echo(to_json(report.as_json()))
+    else:
+        _say(render_fetch(report))  # names and URLs from the web: through the sanitiser
+    if check and report.status == "new-edition":
+        sys.exit(1)
 
 
 # --- search commands ---

@@ -41,8 +41,9 @@ LAYERS: dict[str, int] = {
     "remove": 6,
     "cite": 6,
     "site": 7,
-    "api": 8,
-    "cli": 9,
+    "fetch": 8,
+    "api": 9,
+    "cli": 10,
 }
 
 
@@ -103,6 +104,7 @@ SOURCES_STEPS: dict[str, int] = {
     "markup": 50,  # 5. segment: markup dialects...
     "segment": 51,  # ...and the step: parse lines mapped to the page
     "clauses": 60,  # 6. parse: pieces every layout shares...
+    "parts": 60,  # ...the words naming a text's parts in every language...
     "official": 61,  # ...the layouts...
     "scraped": 61,
     "parse": 62,  # ...and the step: editions, languages, "is this the rules?"

@@ -37,7 +37,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from ..errors import NotFoundError
-from ..ingest import IngestReport, archive_sources, ingest_paths
+from ..ingest import IngestReport, Source, archive_sources, ingest_paths
 from ..record import Record
 from ..store.queries import EditionInfo, latest_revision, list_editions
 from ..store.search_index import refresh_lineages
@@ -240,11 +240,13 @@ def ingest_and_align(
     on_pair: Callable[[Planned, int, int], None] | None = None,
     language: str | None = None,
     whole_archive: bool = False,
+    sources: Iterable[Source] = (),
 ) -> IngestReport:
     """Ingest, choose each new translation's English, then store the alignments the new
     editions need, all in the same transaction. ``language``: a user's --lang, as
     ingest_paths takes it. ``whole_archive``: the packed English archive's 110 editions too
-    (``mtgrules ingest --archive``).
+    (``mtgrules ingest --archive``). ``sources``: files given as bytes (what `mtgrules
+    fetch` downloaded), ingested after ``paths``.
 
     A translation whose English the store lacks gets it from the packed archive in the same
     revision (report.from_archive says which and why)."""
@@ -252,6 +254,7 @@ def ingest_and_align(
 
     with paused_gc():
         extra = archive_sources(archive.manifest().files) if whole_archive else []
+        extra += list(sources)
         report = ingest_paths(session, list(paths), on_file=on_file, language=language, extra=extra)
         report.sources = choose_sources(session, report, on_file)
         report.alignments = update_alignments(session, on_pair=on_pair)
