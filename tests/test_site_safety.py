@@ -193,8 +193,10 @@ def test_killed_builds_are_resumed(store_copy: Path, tmp_path: Path) -> None:
 def test_coverage_is_measured_against_todays_english(corpus_site, corpus_db) -> None:
     """The index's chart gives each translation's coverage of the newest English (the bar)
     and of its own English (the second figure). Followed through the English editions, the
-    rules zh-Hans-2022-06-10 lacks of en-2026-01-16 agree with drift's direct alignment of
-    the two within 1%."""
+    rules zh-Hans-2022-06-10 lacks of en-2026-01-16 agree within 2% with the truth built from
+    the raw files (tests/gold/update: 463 rules, the 21 it calls uncertain left out), and
+    within 3% with drift's direct alignment of the two (across language and date at once, the
+    weaker reading: 479)."""
     import re
 
     _, site = corpus_site
@@ -220,7 +222,10 @@ def test_coverage_is_measured_against_todays_english(corpus_site, corpus_db) -> 
         db=corpus_db,
     )
     direct = len(json.loads(drift.stdout)["missing_rules"])
-    assert abs(lacks - direct) <= direct / 100, (lacks, direct)
+    assert abs(lacks - direct) <= 3 * direct / 100, (lacks, direct)
+    gold = Path(__file__).parent / "gold" / "update" / "zh-Hans-2022-06-10__en-2026-01-16.json"
+    truth = len(json.loads(gold.read_text("utf-8"))["missing_rules"])
+    assert abs(lacks - truth) <= 2 * truth / 100, (lacks, truth)
 
 
 # --- progress ---------------------------------------------------------------------------------
