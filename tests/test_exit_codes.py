@@ -24,7 +24,7 @@ import mtgrules.api as mr
 from mtgrules.errors import MtgRulesError, NotFoundError
 from mtgrules.sources.pipeline import parse_document, prepare
 
-from .conftest import EXTRA, ON_PG, ROOT, SEEDS, pg_create_database, pg_drop_database, run_cli
+from .conftest import EXTRA, ON_PG, SEEDS, SHARED, pg_create_database, pg_drop_database, run_cli
 from .conftest import table_counts as counts_of
 
 FAST = settings(
@@ -324,8 +324,7 @@ def test_api_open_store_on_a_damaged_file_is_a_store_error(_corpus_template, tmp
 
 # --- byte mutations of a real file of each format ------------------------------------------
 
-ARCHIVE = Path(os.environ.get("MTGRULES_ARCHIVE", ROOT.parent / "shared" / "cr-archive"))
-TRANSLATIONS = ARCHIVE.parent / "translations"
+ARCHIVE = Path(os.environ.get("MTGRULES_ARCHIVE", SHARED / "cr-archive"))
 
 
 def _markup(name: str) -> Callable[[], bytes]:

@@ -31,7 +31,9 @@ BOILERPLATE = re.compile(
     r"Email:|P\.?\s?O\.? Box)|trademarks? of|www\.\w|U\.S\. Pat\.",
     re.I,
 )
-DATE_LINE = re.compile(r"(?:current|effective) as of|此规则于.*起生效", re.I)
+# The Chinese date line ("此规则于2026年1月16日起生效") is short: a bounded gap keeps the
+# search linear where ".*" rescanned the rest of the line from every "此规则于".
+DATE_LINE = re.compile(r"(?:current|effective) as of|此规则于.{0,40}?起生效", re.I)
 USERNAME = re.compile(r"^[\w.\-]{2,32}$")
 
 
