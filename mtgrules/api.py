@@ -135,6 +135,20 @@ class Store:
 
         return self._read(work)
 
+    def cite(self, *paths: str | Path, against: str | None = None, written_for: str | None = None):
+        """The rule numbers that files or folders cite ("CR 702.19b", "see rule 601.2f"),
+        each checked against ``against`` (default: the newest English): a CiteReport with
+        the edition they were written for (``written_for``, else inferred), every citation
+        with its status (current, renumbered, removed, never-existed, quote-mismatch), the
+        paths skipped and a summary."""
+        from .cite.run import cite_paths
+
+        return self._read(
+            lambda s: cite_paths(
+                s, [str(p) for p in paths], against=against, written_for=written_for
+            )
+        )
+
     # --- alignment (stores what it computes, so these write) ---------------------------
 
     def align_rule(self, rule: str, *, as_of: int | None = None):
@@ -158,7 +172,7 @@ class Store:
 
     def date(self, edition: str, *, as_of: int | None = None):
         """Which official English editions an edition follows (Dating)."""
-        from .align.dating import date_edition
+        from .align.reference import date_edition
         from .store.queries import find_edition, list_editions
 
         def work(s: Session):

@@ -25,7 +25,7 @@ import hashlib
 import io
 import lzma
 import tarfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -177,6 +177,26 @@ def read_packed(path: Path | None = None) -> bytes:
         ) from None
 
 
+def members(tar_bytes: bytes) -> Iterator[tuple[str, memoryview]]:
+    """(name, bytes) of each regular file of a ustar stream, without copying: the headers are
+    read in place (pack_tar writes nothing else: no PAX or GNU long-name records)."""
+    view = memoryview(tar_bytes)
+    at = 0
+    while at + BLOCK <= len(tar_bytes):
+        header = tar_bytes[at : at + BLOCK]
+        if header == ZERO_BLOCK:
+            return
+        info = tarfile.TarInfo.frombuf(header, "utf-8", "surrogateescape")
+        start = at + BLOCK
+        if info.isfile():
+            yield info.name, view[start : start + info.size]
+        at = start + -(-info.size // BLOCK) * BLOCK
+
+
+BLOCK = tarfile.BLOCKSIZE
+ZERO_BLOCK = bytes(BLOCK)
+
+
 def read_files(names: Iterable[str] | None = None) -> dict[str, bytes]:
     """The raw bytes of the named files (all of them by default), each checked against the
     manifest's sha256. The archive is one solid stream: reading any file decompresses it all
@@ -189,19 +209,23 @@ def read_files(names: Iterable[str] | None = None) -> dict[str, bytes]:
             raise StoreError(f"no file {sorted(unknown)[0]} in the packed English archive")
         wanted = {n: f for n, f in wanted.items() if n in names}
     out: dict[str, bytes] = {}
-    with tarfile.open(fileobj=io.BytesIO(read_packed()), mode="r:") as tar:
-        for member in tar:
-            entry = wanted.get(member.name)
-            if entry is None or not member.isfile():
-                continue
-            fh = tar.extractfile(member)
-            data = fh.read() if fh is not None else b""
-            if hashlib.sha256(data).hexdigest() != entry.sha256:
-                raise StoreError(
-                    f"{member.name} in the packed English archive does not match its manifest; "
-                    "reinstall mtgrules"
-                )
-            out[member.name] = data
+    try:
+        found = list(members(read_packed()))
+    except tarfile.TarError as exc:
+        raise StoreError(
+            f"the packed English archive is damaged ({exc}); reinstall mtgrules"
+        ) from None
+    for name, view in found:
+        entry = wanted.get(name)
+        if entry is None:
+            continue
+        data = bytes(view)
+        if hashlib.sha256(data).hexdigest() != entry.sha256:
+            raise StoreError(
+                f"{name} in the packed English archive does not match its manifest; "
+                "reinstall mtgrules"
+            )
+        out[name] = data
     missing = set(wanted) - set(out)
     if missing:
         raise StoreError(

@@ -24,22 +24,31 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except MtgRulesError as exc:
-            click.echo(f"mtgrules: error: {exc}", err=True)
+            _say(f"mtgrules: error: {exc}", err=True)
             sys.exit(exc.exit_code)
         except click.UsageError as exc:
             # One line, like every other error: what was wrong and where the help is.
             command = exc.ctx.command_path if exc.ctx else "mtgrules"
-            click.echo(f"mtgrules: error: {exc.format_message()} (see: {command} --help)", err=True)
+            _say(f"mtgrules: error: {exc.format_message()} (see: {command} --help)", err=True)
             sys.exit(exc.exit_code)
         except (click.exceptions.Exit, click.ClickException, click.Abort):
             raise
         except KeyboardInterrupt:
             click.echo("mtgrules: interrupted; the store is unchanged.", err=True)
             sys.exit(130)
+        except BrokenPipeError:
+            # The reader of the output went away (`mtgrules cite src/ | head`): stop quietly,
+            # as other command-line tools do. Python would otherwise complain again when it
+            # flushes stdout at exit.
+            import os
+
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            sys.exit(141)
         except Exception as exc:  # a traceback must never reach a user
             # One line: a database error's message goes on with the SQL and its parameters.
             lines = str(exc).strip().splitlines()
-            click.echo(
+            _say(
                 f"mtgrules: internal error: {type(exc).__name__}: {lines[0] if lines else ''} "
                 "(please report it; set MTGRULES_DEBUG=1 for the traceback)",
                 err=True,
@@ -49,6 +58,104 @@ class _Group(click.Group):
             if os.environ.get("MTGRULES_DEBUG"):
                 raise
             sys.exit(INTERNAL_ERROR_EXIT)
+
+
+def _say(text: str, *, err: bool = False, nl: bool = True) -> None:
+    """Print text meant for a person: through the terminal sanitiser (text/terminal.py), so
+    a control or bidi character in a file name, an edition name or a rule shows as an
+    escape instead of acting on the terminal. Every text line goes out through here or
+    through _styled; JSON goes out as it is (json.dumps escapes controls itself)."""
+    from .text.terminal import visible
+
+    click.echo(visible(text), err=err, nl=nl)
+
+
+def _styled(text: str) -> None:
+    """Print a renderer's text, already sanitised part by part before its own colour
+    codes were added (reports.render_report, render.render_show, search.render)."""
+    click.echo(text)
+
+
+def _visible(text: str) -> str:
+    from .text.terminal import visible
+
+    return visible(text)
+
+
+def _width() -> int:
+    from .render import output_width
+
+    return output_width()
+
+
+class TerminalProgress:
+    """The progress reporter of every long command (mtgrules.progress.Progress): one line
+    on stderr, redrawn in place, shown only on a terminal and only once the work has taken
+    more than 2 s; cleared when the work is done. Piped or redirected: silent."""
+
+    DELAY = 2.0  # seconds; $MTGRULES_PROGRESS_AFTER changes it (0: at once)
+
+    def __init__(self, command: str, stream=None):
+        import os
+        import time
+
+        try:
+            self.delay = float(os.environ.get("MTGRULES_PROGRESS_AFTER", self.DELAY))
+        except ValueError:
+            self.delay = self.DELAY
+        self.command = command
+        self.stream = stream or sys.stderr
+        self.start = time.monotonic()
+        self.last_draw = 0.0
+        self.label, self.total, self.count, self.item = "", None, 0, None
+        self.shown = False
+
+    @classmethod
+    def for_terminal(cls, command: str, *, quiet: bool = False):
+        """A reporter when stderr is a terminal (and ``quiet`` is false), else SILENT."""
+        from .progress import SILENT
+
+        if quiet or not sys.stderr.isatty():
+            return SILENT
+        return cls(command)
+
+    def stage(self, label: str, total: int | None = None) -> None:
+        self.label, self.total, self.count, self.item = label, total, 0, None
+        self._draw(force=True)
+
+    def advance(self, n: int = 1, item: str | None = None) -> None:
+        self.count += n
+        self.item = item
+        self._draw()
+
+    def done(self) -> None:
+        if self.shown:
+            self.stream.write("\r\x1b[2K")
+            self.stream.flush()
+            self.shown = False
+
+    def _draw(self, force: bool = False) -> None:
+        import time
+
+        from .render import output_width
+        from .text.terminal import visible
+        from .text.width import truncate
+
+        now = time.monotonic()
+        if now - self.start < self.delay or (not force and now - self.last_draw < 0.1):
+            return
+        self.last_draw = now
+        text = f"{self.command}: {self.label}"
+        if self.total:
+            text += f" {self.count}/{self.total} ({100 * self.count // self.total}%)"
+        elif self.count:
+            text += f" {self.count}"
+        if self.item:
+            text += f"  {visible(self.item)}"
+        text = truncate(text, output_width(self.stream) - 1)
+        self.stream.write("\r\x1b[2K" + text)
+        self.stream.flush()
+        self.shown = True
 
 
 class AppContext:
@@ -113,13 +220,13 @@ class AppContext:
         with self.session(write=False) as s:
             if not store_is_empty(s):
                 return
-        click.echo(
+        _say(
             f"The store is empty: ingesting the bundled corpus ({BUNDLED_CORPUS}) first...",
             err=True,
         )
         with self.session() as s:
             report = ingest_and_align(s, [BUNDLED_CORPUS])
-        click.echo(
+        _say(
             f"Ingested {report.editions_added} editions, {report.clauses_added} clauses "
             f"(revision {report.revision_id}); aligned {len(report.alignments.aligned)} "
             "pairs of editions.",
@@ -149,13 +256,69 @@ def cli(ctx: click.Context, db: str | None) -> None:
     ctx.obj = AppContext(db)
 
 
+# Each command's examples, printed by --help one per line as written (click's \b: no
+# rewrapping), so that each can be copied whole; none longer than 76 columns, none using a
+# command of one operating system only. tests/test_cli.py checks both.
+EXAMPLES: dict[str, list[str]] = {
+    "ingest": [
+        "mtgrules ingest",
+        "mtgrules ingest rules.pdf",
+        "mtgrules ingest ~/cr-archive/",
+        "mtgrules ingest --lang pt-BR regras.pdf",
+    ],
+    "editions": ["mtgrules editions", "mtgrules editions --as-of 1"],
+    "show": [
+        "mtgrules show 107.3",
+        "mtgrules show 107.3 --all",
+        "mtgrules show 107.3g --lang fr",
+    ],
+    "remove": ["mtgrules remove en-2006-10-01-glossary", "mtgrules editions --as-of 1"],
+    "history": ["mtgrules history"],
+    "align": [
+        "mtgrules align 107.3",
+        "mtgrules align --editions en-2018-10-05 en-2019-10-04",
+        "mtgrules align --date es-page-es-107.3",
+        "mtgrules align --check",
+    ],
+    "drift": [
+        "mtgrules drift 107.3",
+        "mtgrules drift --edition zh-Hans-2022-06-10",
+        "mtgrules drift 107.3 --format html -o report.html",
+    ],
+    "update": [
+        "mtgrules update zh-Hans-2022-06-10",
+        "mtgrules update zh-Hans-2022-06-10 --to en-2026-01-16",
+        "mtgrules update zh-Hans-2022-06-10 --format html -o update.html",
+    ],
+    "diff": [
+        "mtgrules diff en-2018-10-05 en-2019-10-04",
+        "mtgrules diff en-2009-07-11 en-2026-01-16 --rule 107.3",
+    ],
+    "trace": ["mtgrules trace 107.3g"],
+    "tmx": ["mtgrules export tmx --target-lang fr --rule 107.3 -o fr.tmx"],
+    "xliff": ["mtgrules export xliff zh-Hans-2022-06-10 -o job.xlf"],
+    "site": ["mtgrules site -o site/"],
+    "cite": ["mtgrules cite src/ --against en-2026-02-27", "mtgrules cite notes.md --fix"],
+    "search": [
+        "mtgrules search stack",
+        'mtgrules search "coût de mana" --lang fr',
+        "mtgrules search 107.3g",
+    ],
+}
+
+
+def examples(name: str) -> str:
+    """The epilog of command ``name``: its examples, each on a line of its own."""
+    return "Examples:\n\n\b\n" + "\n".join(f"  {line}" for line in EXAMPLES[name])
+
+
 def _as_of_option(f):
     return click.option(
         "--as-of", type=int, metavar="REVISION", help="Read the store as it was at this revision."
     )(f)
 
 
-@cli.command()
+@cli.command(epilog=examples("ingest"))
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option(
@@ -195,76 +358,80 @@ def ingest(
 
     from .align.plan import ingest_and_align
     from .ingest import BUNDLED_CORPUS
-    from .render import table, to_json
+    from .render import table, to_json, wrap
     from .text.language import language_tag
 
     tag = language_tag(language) if language is not None else None
     targets = list(paths) or ([] if whole_archive else [BUNDLED_CORPUS])
-    show_progress = sys.stderr.isatty() and not as_json
-    bars: dict[str, object] = {}
-
-    def bar(label: str, total: int):
-        key = f"{label}/{total}"
-        if key not in bars:
-            for other in bars.values():
-                other.__exit__(None, None, None)  # type: ignore[attr-defined]
-            bars.clear()
-            bars[key] = click.progressbar(length=total, label=label, file=sys.stderr)
-            bars[key].__enter__()  # type: ignore[attr-defined]
-        return bars[key]
+    # One reporter for the whole ingest (mtgrules.progress): the files, then the pairs of
+    # editions aligned; shown only on a terminal, once the work has taken 2 s.
+    progress = TerminalProgress.for_terminal("ingest", quiet=as_json)
 
     def tick(path: Path, done: int, total: int) -> None:
-        bar("Ingesting", total).update(1, path.name)  # type: ignore[attr-defined]
+        if done <= 1:
+            progress.stage("reading files", total)
+        progress.advance(1, path.name)
 
     def tick_pair(planned, done: int, total: int) -> None:
-        bar("Aligning", total).update(1, f"{planned.a.slug} {planned.b.slug}")  # type: ignore[attr-defined]
+        if done <= 1:
+            progress.stage("aligning pairs of editions", total)
+        progress.advance(1, f"{planned.a.slug} {planned.b.slug}")
 
     try:
         with app.session() as s:
             report = ingest_and_align(
                 s,
                 targets,
-                on_file=tick if show_progress else None,
-                on_pair=tick_pair if show_progress else None,
+                on_file=tick,
+                on_pair=tick_pair,
                 language=tag,
                 whole_archive=whole_archive,
             )
     finally:
-        for other in bars.values():
-            other.__exit__(None, None, None)  # type: ignore[attr-defined]
+        progress.done()
     if as_json:
         click.echo(to_json(report.as_json()))
         return
+    width = _width()
     rows = [
         (Path(f.path).name, f.format, f.status, f.editions or "", f.clauses or "")
         for f in report.files
     ]
-    click.echo(table(["file", "format", "status", "editions", "clauses"], rows))
+    _say(table(["file", "format", "status", "editions", "clauses"], rows, width))
     for f in report.files:
         if f.note:
-            click.echo(f"{Path(f.path).name}: {f.note}")
+            _say(wrap(f"{Path(f.path).name}: {f.note}", "", width))
     for skipped in report.skipped:
-        click.echo(f"skipped {skipped.path}: {skipped.reason}")
+        _say(wrap(f"skipped {skipped.path}: {skipped.reason}", "", width))
     if report.changed:
         flag_text = ", ".join(f"{k} {v}" for k, v in sorted(report.damage.items())) or "none"
-        click.echo(
-            f"\nRevision {report.revision_id}: {report.editions_added} editions, "
-            f"{report.clauses_added} clauses added; damage flagged: {flag_text}."
+        _say(
+            "\n"
+            + wrap(
+                f"Revision {report.revision_id}: {report.editions_added} editions, "
+                f"{report.clauses_added} clauses added; damage flagged: {flag_text}.",
+                "",
+                width,
+            )
         )
     else:
-        click.echo("\nNothing changed: every file is already in the store.")
+        _say("\nNothing changed: every file is already in the store.")
     run = report.alignments
     if run.aligned or run.removed:
         why = ", ".join(f"{n} {w}" for w, n in sorted(Counter(p.why for p in run.aligned).items()))
         n = len(run.aligned)
-        click.echo(
-            f"Aligned {n} pair{'s' if n != 1 else ''} of editions ({why or 'none'}) in "
-            f"{run.seconds:.1f} s; {run.kept} already aligned"
-            + (f", {run.removed} no longer needed removed." if run.removed else ".")
+        _say(
+            wrap(
+                f"Aligned {n} pair{'s' if n != 1 else ''} of editions ({why or 'none'}) in "
+                f"{run.seconds:.1f} s; {run.kept} already aligned"
+                + (f", {run.removed} no longer needed removed." if run.removed else "."),
+                "",
+                width,
+            )
         )
 
 
-@cli.command()
+@cli.command(epilog=examples("editions"))
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list.")
 @_as_of_option
 @pass_app
@@ -283,10 +450,19 @@ def editions(app: AppContext, as_json: bool, as_of: int | None) -> None:
         (e.id, e.slug, e.language, e.kind, e.date or "-", e.rules, e.clauses, ", ".join(e.sources))
         for e in infos
     ]
-    click.echo(table(["id", "edition", "lang", "kind", "date", "rules", "clauses", "source"], rows))
+    # Narrow, the language and kind go first: the edition's name says both (zh-Hans-...,
+    # ...-glossary).
+    _say(
+        table(
+            ["id", "edition", "lang", "kind", "date", "rules", "clauses", "source"],
+            rows,
+            _width(),
+            optional=("lang", "kind"),
+        )
+    )
 
 
-@cli.command()
+@cli.command(epilog=examples("show"))
 @click.argument("rule")
 @click.option(
     "--lang", "language", metavar="L", help="Only editions in this language (en, fr, es, zh...)."
@@ -294,7 +470,10 @@ def editions(app: AppContext, as_json: bool, as_of: int | None) -> None:
 @click.option(
     "--edition", metavar="E", help="Only this edition (id, name such as en-2026-01-16, or file)."
 )
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option(
+    "--all", "everything", is_flag=True, help="Every edition that has it, not only today's."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (every edition).")
 @_as_of_option
 @pass_app
 def show(
@@ -302,10 +481,12 @@ def show(
     rule: str,
     language: str | None,
     edition: str | None,
+    everything: bool,
     as_json: bool,
     as_of: int | None,
 ) -> None:
-    """Show a rule such as 107.3, with its subrules, in every edition that has it.
+    """Show a rule such as 107.3, with its subrules: today's English and its translations,
+    then a line counting the older editions that have it (--all shows them, newest first).
 
     A label marked * (107.3a*) was inferred by the aligner: the source has none.
     """
@@ -321,10 +502,47 @@ def show(
     if as_json:
         click.echo(to_json(result.as_json()))
         return
-    click.echo(render_show(result.as_json(), use_colour()))
+    _styled(render_show(result.as_json(), use_colour(), _width(), everything=everything))
 
 
-@cli.command()
+@cli.command(epilog=examples("remove"))
+@click.argument("editions", nargs=-1, required=True, metavar="EDITION...")
+@click.option("--json", "as_json", is_flag=True, help="Print what was removed as JSON.")
+@pass_app
+def remove(app: AppContext, editions: tuple[str, ...], as_json: bool) -> None:
+    """Remove editions from the store (ids or names, as mtgrules editions lists them).
+
+    The removal is a new revision: every command stops reading the editions, while
+    mtgrules history keeps them and --as-of an earlier revision still reads them. The
+    alignments the remaining editions need are brought up to date in the same
+    transaction.
+    """
+    from .remove import remove_editions
+    from .render import to_json, wrap
+
+    with app.session() as s:
+        report = remove_editions(s, list(editions))
+    if as_json:
+        click.echo(to_json(report.as_json()))
+        return
+    names = ", ".join(str(e["slug"]) for e in report.removed)
+    n = len(report.removed)
+    aligned = report.alignments.get("aligned") or []
+    realigned = (
+        f"; aligned {len(aligned)} new pair{'s' if len(aligned) != 1 else ''}" if aligned else ""
+    )
+    _say(
+        wrap(
+            f"Revision {report.revision_id}: removed {n} edition{'s' if n != 1 else ''} "
+            f"({names}){realigned}. The store as it was before: mtgrules editions --as-of "
+            f"{report.revision_id - 1}",
+            "",
+            _width(),
+        )
+    )
+
+
+@cli.command(epilog=examples("history"))
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @pass_app
 def history(app: AppContext, as_json: bool) -> None:
@@ -347,16 +565,20 @@ def history(app: AppContext, as_json: bool) -> None:
             r.summary.get("files_changed", 0),
             r.summary.get("editions_added", 0),
             r.summary.get("clauses_added", 0),
+            ", ".join(r.summary.get("removed", [])) or "-",
         )
         for r in revisions
     ]
-    click.echo(table(["revision", "when (UTC)", "files", "editions", "clauses"], rows))
+    headers = ["revision", "when (UTC)", "files", "editions", "clauses", "removed"]
+    if not any(r.summary.get("removed") for r in revisions):
+        headers, rows = headers[:-1], [row[:-1] for row in rows]
+    _say(table(headers, rows, _width()))
 
 
 # --- align commands ---
 
 
-@cli.command()
+@cli.command(epilog=examples("align"))
 @click.argument("rule", required=False)
 @click.option(
     "--editions",
@@ -400,12 +622,11 @@ def align(
     """Align a rule such as 107.3 across every edition and language, or two whole editions.
 
     Each clause is paired by content (numbers, symbols, game terms, cognates, labels), with
-    a score and the evidence. Examples: mtgrules align 107.3; mtgrules align --editions
-    en-2018-10-05 en-2019-10-04; mtgrules align --date es-page-es-107.3; mtgrules align
-    --check (one line per suspicious stored link, then a summary; exit code 1 if any)
+    a score and the evidence. --check prints one line per suspicious stored link, then a
+    summary, and exits 1 if any.
     """
     from .align.report import as_jsonable, render, run_align
-    from .render import to_json
+    from .render import fit, to_json
 
     if check:
         from .errors import QueryError
@@ -417,7 +638,10 @@ def align(
         app.ensure_data()
         with app.session(write=False) as s:
             result = check_links(s)
-        click.echo(to_json(result.as_json()) if as_json else render_check(result))
+        if as_json:
+            click.echo(to_json(result.as_json()))
+        else:
+            _say(fit(render_check(result), _width()))
         if result.found:
             sys.exit(1)
         return
@@ -432,7 +656,10 @@ def align(
             refresh=refresh,
             learn_terms=learn_terms,
         )
-        click.echo(to_json(as_jsonable(mode, result)) if as_json else render(mode, result))
+        if as_json:
+            click.echo(to_json(as_jsonable(mode, result)))
+        else:
+            _say(fit(render(mode, result), _width()))
 
 
 # --- drift, diff, trace and export commands ---
@@ -473,15 +700,21 @@ def _emit(kind: str, report, fmt: str, output: Path | None) -> None:
     from .render import use_colour
     from .reports import render_report
 
-    text = render_report(kind, report, fmt, colour=output is None and use_colour())
+    colour = output is None and use_colour()
+    text = render_report(kind, report, fmt, colour=colour, width=_width())
     if output is None:
-        click.echo(text)
+        if fmt == "text":
+            _styled(text)  # sanitised by render_report, its colour codes its own
+        else:
+            # JSON escapes controls itself; Markdown and HTML are data for another program
+            # when piped, and sanitised only when a person reads them on the terminal.
+            click.echo(text if fmt == "json" or not sys.stdout.isatty() else _visible(text))
         return
     _write_file(output, text if text.endswith("\n") else text + "\n")
-    click.echo(f"Wrote {output}", err=True)
+    _say(f"Wrote {output}", err=True)
 
 
-@cli.command()
+@cli.command(epilog=examples("drift"))
 @click.argument("rule", required=False)
 @click.option(
     "--edition", metavar="E", help="A whole edition: every rule it lacks or adds (no RULE)."
@@ -541,7 +774,7 @@ def drift(
         sys.exit(1)
 
 
-@cli.command()
+@cli.command(epilog=examples("update"))
 @click.argument("translation")
 @click.option(
     "--to",
@@ -574,7 +807,6 @@ def update(
     The translation is compared with the English it was made from, and that English with
     the newer one: each clause of the newer English is unchanged, changed (with the word
     diff beside the current translation), new, or renumbered; dropped clauses are removed.
-    Example: mtgrules update zh-Hans-2022-06-10 --to en-2026-01-16 --format html -o update.html
     """
     from .reports.update import update_report
 
@@ -587,7 +819,7 @@ def update(
         sys.exit(1)
 
 
-@cli.command()
+@cli.command(epilog=examples("diff"))
 @click.argument("a")
 @click.argument("b")
 @click.option("--rule", metavar="RULE", help="Only this rule and its subrules (e.g. 107.3).")
@@ -608,7 +840,6 @@ def diff(
     """Word-level differences from edition A to edition B of one language.
 
     A renumbered clause shows as a move; new and removed clauses are listed.
-    Example: mtgrules diff en-2009-07-11 en-2026-01-16 --rule 107.3
     """
     from .reports.diff import edition_diff
     from .text.labels import parse_rule_label
@@ -623,16 +854,13 @@ def diff(
         sys.exit(1)
 
 
-@cli.command()
+@cli.command(epilog=examples("trace"))
 @click.argument("rule")
 @_report_options
 @_as_of_option
 @pass_app
 def trace(app: AppContext, rule: str, fmt: str, output: Path | None, as_of: int | None) -> None:
-    """Follow one clause through time and languages, with the dates it changed.
-
-    Example: mtgrules trace 107.3g
-    """
+    """Follow one clause through time and languages, with the dates it changed."""
     from .reports.trace import trace_clause
     from .text.labels import parse_rule_label
 
@@ -649,11 +877,22 @@ def export() -> None:
     """Export aligned text for other tools (translation memories)."""
 
 
-@export.command("tmx")
+@export.command("tmx", epilog=examples("tmx"))
 @click.option(
-    "--source", "source_lang", default="en", show_default=True, metavar="L", help="Source language."
+    "--source-lang",
+    "source_lang",
+    default="en",
+    show_default=True,
+    metavar="L",
+    help="The language of the source side.",
 )
-@click.option("--target", "target_lang", required=True, metavar="L", help="fr, es, zh, zh-Hans...")
+@click.option(
+    "--target-lang", "target_lang", metavar="L", help="The language of the target side: fr, zh..."
+)
+# The names of an earlier mtgrules: --source is the English edition a translation was made
+# from in update and export xliff, so here it names nothing any more (one name, one meaning).
+@click.option("--source", "old_source", hidden=True)
+@click.option("--target", "old_target", hidden=True)
 @click.option("--rule", metavar="RULE", help="Only this rule and its subrules (e.g. 107.3).")
 @click.option(
     "-o",
@@ -666,15 +905,27 @@ def export() -> None:
 def export_tmx(
     app: AppContext,
     source_lang: str,
-    target_lang: str,
+    target_lang: str | None,
+    old_source: str | None,
+    old_target: str | None,
     rule: str | None,
     output: Path | None,
     as_of: int | None,
 ) -> None:
     """Aligned clause pairs as TMX 1.4, with rule labels and edition dates as <prop>s."""
+    from .errors import QueryError
     from .reports.tmx import tmx_units, write_tmx
     from .text.labels import parse_rule_label
     from .text.xmlchars import XmlCleaner
+
+    if old_source is not None or old_target is not None:
+        raise QueryError(
+            "export tmx names its languages --source-lang and --target-lang (--source is "
+            "the English edition of update): mtgrules export tmx --target-lang "
+            f"{old_target or 'fr'}"
+        )
+    if target_lang is None:
+        raise QueryError("give the target language: mtgrules export tmx --target-lang fr")
 
     label = parse_rule_label(rule) if rule else None
     app.check_outputs(("-o", output))
@@ -687,12 +938,12 @@ def export_tmx(
         click.echo(text, nl=False)
     else:
         _write_file(output, text)
-        click.echo(f"Wrote {info['units']} translation units to {output}", err=True)
+        _say(f"Wrote {info['units']} translation units to {output}", err=True)
     if cleaner.total:
-        click.echo(f"Note: {cleaner.summary()} (each segment says which).", err=True)
+        _say(f"Note: {cleaner.summary()} (each segment says which).", err=True)
 
 
-@export.command("xliff")
+@export.command("xliff", epilog=examples("xliff"))
 @click.argument("translation")
 @click.option(
     "--to", "target", metavar="N", help="The English edition to update to (default: newest)."
@@ -724,7 +975,6 @@ def export_xliff(
     """The update job for a CAT tool: XLIFF 1.2 with one unit per new or changed clause,
     and the unchanged pairs as a TMX translation memory.
 
-    Example: mtgrules export xliff zh-Hans-2022-06-10 --to en-2026-01-16 -o job.xlf
     """
     from .output import write_files
     from .reports.update import update_report
@@ -750,19 +1000,19 @@ def export_xliff(
     counts = report.counts()
     where = f" to {output}" if output else ""
     memo = f"; {pairs} unchanged pairs to {tmx_path}" if tmx_path else ""
-    click.echo(
+    _say(
         f"Wrote {counts['new'] + counts['changed']} units ({counts['new']} new, "
         f"{counts['changed']} to review){where}{memo}",
         err=True,
     )
     if cleaner.total:
-        click.echo(f"Note: {cleaner.summary()} (each unit says which).", err=True)
+        _say(f"Note: {cleaner.summary()} (each unit says which).", err=True)
 
 
 # --- the website ---
 
 
-@cli.command()
+@cli.command(epilog=examples("site"))
 @click.option(
     "-o",
     "--output",
@@ -784,27 +1034,147 @@ def site(app: AppContext, output: Path, force: bool) -> None:
     One page per edition (its changes since the one before), one per rule of today's
     rules (each wording and when it held, where it came from, its translations), charts,
     and a search page. It works from file:// and any static host. A rebuild rewrites only
-    the pages that changed. Example: mtgrules site -o site/ && open site/index.html
+    the pages that changed; a build that was interrupted is finished by the next. Then
+    open DIR/index.html in a browser.
     """
     from .site.build import build_site
 
-    progress = (lambda msg: click.echo(msg, err=True)) if sys.stderr.isatty() else None
+    progress = TerminalProgress.for_terminal("site")
     # No bundled corpus on an empty store here: a site of editions nobody chose would be a
     # surprise; build_site says what to ingest instead.
-    with app.session() as s:
-        report = build_site(s, output, force=force, progress=progress)
-    click.echo(
-        f"Wrote {len(report.written)} of {report.files} files to {output} "
+    try:
+        with app.session() as s:
+            report = build_site(s, output, force=force, progress=progress)
+    finally:
+        progress.done()
+    if report.up_to_date:
+        _say(
+            f"{output} is up to date: the store and mtgrules are as at its last build "
+            f"({report.files} files, checked in {report.seconds.get('total', 0):.1f} s). "
+            f"Open {output / 'index.html'}"
+        )
+        return
+    resumed = " (an interrupted build, finished)" if report.resumed else ""
+    _say(
+        f"Wrote {len(report.written)} of {report.files} files to {output}{resumed} "
         f"({report.unchanged} unchanged, {len(report.removed)} removed): "
         f"{report.editions} editions, {report.rule_pages} rule pages, in "
         f"{report.seconds.get('total', 0):.1f} s. Open {output / 'index.html'}"
     )
 
 
+# --- citations in other texts ---
+
+
+@cli.command(epilog=examples("cite"))
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
+@click.option(
+    "--against",
+    metavar="EDITION",
+    help="The edition to check against (default: the newest English in the store).",
+)
+@click.option(
+    "--written-for",
+    "written_for",
+    metavar="EDITION|DATE",
+    help="The edition the texts were written for (a date: the edition in force then). "
+    "Default: inferred from where their citations best exist and fit.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print every citation as JSON.")
+@click.option(
+    "--fix",
+    is_flag=True,
+    help="Print a unified diff that renumbers the renumbered citations (files are never "
+    "edited; apply it with git apply or patch -p1).",
+)
+@pass_app
+def cite(
+    app: AppContext,
+    paths: tuple[str, ...],
+    against: str | None,
+    written_for: str | None,
+    as_json: bool,
+    fix: bool,
+) -> None:
+    """Check the rule numbers that files cite ("CR 702.19b", "see rule 601.2f", "规则702.19b").
+
+    PATH: files or folders (source code, Markdown, HTML, text, PDF, DOCX; "-" for standard
+    input). Each citation is current, renumbered (with its new number), removed (the last
+    edition that had it), never-existed (with the nearest numbers), or quote-mismatch (the
+    quotation beside it is not that rule's words). Exit code 1 when any citation is not
+    current, 2 when a path cannot be read.
+    """
+    from .cite.render import citation_lines, json_chunks, summary_line
+    from .cite.run import CiteRun, Skipped
+
+    if fix and as_json:
+        raise click.UsageError("--fix prints a diff; give it without --json")
+    progress = TerminalProgress.for_terminal("cite")
+    stage_now: list[str] = []
+
+    def tick(path: str, done: int) -> None:
+        stage = "counting citations in files" if done < 0 else "checking files"
+        if stage_now != [stage]:
+            stage_now[:] = [stage]
+            progress.stage(stage)
+        progress.advance(item=str(path))
+
+    out = click.get_binary_stream("stdout") if fix else None
+
+    def said(results):
+        """The results, each skipped path told on stderr as it comes (an unreadable one
+        always; a binary file's note in text mode, where JSON lists it under skipped)."""
+        for result in results:
+            if isinstance(result, Skipped) and (result.unreadable or not as_json):
+                kind = "error" if result.unreadable else "note"
+                progress.done()
+                _say(f"mtgrules: {kind}: {result.path}: {result.reason}; skipped.", err=True)
+            yield result
+
+    with app.reader() as db:
+        run = CiteRun(
+            db,
+            list(paths),
+            against=against,
+            written_for=written_for,
+            fix=fix,
+            on_file=tick,
+        )
+        results = said(run.results())
+        if as_json:
+            for chunk in json_chunks(run, results):
+                click.echo(chunk, nl=False)
+        else:
+            for result in results:
+                if isinstance(result, Skipped):
+                    continue
+                if fix:
+                    if result.fix:
+                        out.write(result.fix)
+                        out.flush()
+                    elif result.note:
+                        _say(f"mtgrules: note: {result.path}: {result.note}", err=True)
+                    continue
+                lines = [
+                    "\n".join(citation_lines(c)) for c in result.citations if c.status != "current"
+                ]
+                if lines:
+                    progress.done()
+                for line in lines:
+                    _say(line)  # quotes from the files read: through the sanitiser
+        progress.done()
+        if not as_json:
+            line = summary_line(run)
+            if fix:
+                line += f" The diff replaces {run.summary.fixes or 0:,} numbers."
+            _say(line, err=fix)
+    sys.exit(run.exit_code())
+
+
 # --- search commands ---
 
 
-@cli.command()
+@cli.command(epilog=examples("search"))
 @click.argument("query", nargs=-1)
 @click.option(
     "--lang", "language", metavar="L", help="Only hits in this language (en, fr, es, zh...)."
@@ -842,6 +1212,7 @@ def search(
     from .search import search as run_search
     from .search.render import render_search
 
+    hint = None
     with app.reader() as s:
         result = run_search(
             s,
@@ -852,10 +1223,15 @@ def search(
             limit=limit,
             as_of=as_of,
         )
+        if not result.hits and result.mode == "rule" and not as_json:
+            from .store.queries import rule_not_found
+
+            where = f" in {edition or language}" if (edition or language) else ""
+            hint = str(rule_not_found(s, result.words[0], as_of=as_of, where=where))
     if as_json:
         click.echo(to_json(result.as_json()))
         return
-    click.echo(render_search(result, use_colour()))
+    _styled(render_search(result, use_colour(), _width(), hint=hint))
 
 
 def main() -> None:

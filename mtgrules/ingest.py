@@ -84,6 +84,9 @@ class IngestReport(Record):
     # Files of the packed English archive this ingest took because translations needed
     # them: {"file", "date", "for": [translation slugs]}.
     from_archive: list[dict[str, Any]] = field(default_factory=list)
+    # The English each new translation was found to be made from (align.plan.choose_sources):
+    # {"edition", "how", "why"}.
+    sources: list[dict[str, Any]] = field(default_factory=list)
 
     def merge(self, more: IngestReport) -> None:
         """Add what a second pass of the same ingest (into the same revision) did."""
@@ -114,6 +117,7 @@ class IngestReport(Record):
             "skipped": [f.as_json() for f in self.skipped],
             **({"alignments": self.alignments.as_json()} if self.alignments is not None else {}),
             **({"from_archive": self.from_archive} if self.from_archive else {}),
+            **({"sources": self.sources} if self.sources else {}),
         }
 
 

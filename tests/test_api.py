@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import mtgrules.api as mr
@@ -77,3 +79,16 @@ def test_update_of_a_translation(store: mr.Store) -> None:
     assert isinstance(report, UpdateReport)
     assert report.source.edition.slug == "en-2025-11-14"
     assert {i.status for i in report.clauses} >= {"unchanged", "changed", "new", "renumbered"}
+
+
+def test_cite_checks_the_numbers_files_cite(store: mr.Store) -> None:
+    fixtures = Path(__file__).parent / "fixtures" / "cite"
+    report = store.cite(fixtures / "partner.rs")
+    assert report.written_for.edition.slug == "en-2025-11-14" and report.written_for.inferred
+    assert [(c.cited, c.status, c.now) for c in report.citations][:3] == [
+        ("702.124m", "renumbered", "702.124k"),
+        ("702.124n", "renumbered", "702.124m"),
+        ("702.124p", "renumbered", "702.124n"),
+    ]
+    assert report.summary.statuses["removed"] == 1 and report.has_differences()
+    assert report.as_json()["target"]["slug"] == report.target.slug

@@ -29,7 +29,7 @@ COMMANDS = list(_command_paths())
 # (arguments, expected exit code, text the one stderr line must hold)
 ERROR_CASES = [
     (["show", "banana"], 2, "not a rule label"),
-    (["show", "999.9z"], 3, "in no edition"),
+    (["show", "999.9z"], 3, "has never existed"),
     (["show", "107.3", "--lang", "de"], 3, "no de edition"),
     (["show", "107.3", "--edition", "en-1999-01-01"], 3, "no edition 'en-1999-01-01'"),
     (["editions", "--as-of", "99"], 3, "no revision 99"),
@@ -158,3 +158,62 @@ def test_first_command_on_an_empty_store_ingests_the_bundled_corpus(empty_db: Pa
     assert "ingesting the bundled corpus" in result.stderr
     again = run_cli("show", "107.3", "--lang", "es", db=empty_db)
     assert "ingesting" not in again.stderr
+
+
+# --- help examples ---------------------------------------------------------------------------
+
+HELP_COMMANDS = [
+    (name, name.split())
+    for name in (
+        "ingest",
+        "editions",
+        "show",
+        "remove",
+        "history",
+        "align",
+        "drift",
+        "update",
+        "diff",
+        "trace",
+        "site",
+        "search",
+        "cite",
+    )
+] + [("tmx", ["export", "tmx"]), ("xliff", ["export", "xliff"])]
+
+
+@pytest.mark.parametrize("columns", ["60", "80"])
+@pytest.mark.parametrize(("key", "command"), HELP_COMMANDS, ids=[k for k, _ in HELP_COMMANDS])
+def test_help_examples_are_whole_lines_that_parse(
+    key: str, command: list[str], columns: str
+) -> None:
+    """Each example of --help is printed on one line as written, whatever the width, so
+    that it can be copied; it parses as a command (its options exist); none is longer than
+    76 columns or uses a command of one operating system (open, pbcopy)."""
+    import shlex
+
+    from mtgrules.cli import EXAMPLES, cli
+
+    result = run_cli(*command, "--help", env={"COLUMNS": columns})
+    assert result.returncode == 0
+    lines = [line.strip() for line in result.stdout.splitlines()]
+    for example in EXAMPLES[key]:
+        assert example in lines, (example, result.stdout[-400:])
+        assert len(example) <= 76
+        words = shlex.split(example)
+        assert words[0] == "mtgrules" and not {"open", "pbcopy", "xdg-open"} & set(words)
+        ctx = cli.make_context("mtgrules", words[1:])
+        sub, rest = ctx.command, _unparsed(ctx)
+        while rest:  # down the command groups: export, then xliff
+            name, cmd, rest = sub.resolve_command(ctx, rest)
+            ctx = cmd.make_context(name, rest, parent=ctx)  # a bad option raises here
+            sub, rest = cmd, (_unparsed(ctx) if hasattr(cmd, "commands") else [])
+
+
+def _unparsed(ctx) -> list[str]:
+    """What a group left for its subcommand (click 8 keeps it in protected_args)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return [*getattr(ctx, "protected_args", []), *ctx.args]

@@ -24,6 +24,7 @@ LAYERS: dict[str, int] = {
     "": 0,  # the package itself: __version__
     "errors": 0,
     "record": 0,
+    "progress": 0,
     "schemas": 1,
     "text": 1,
     "output": 1,
@@ -37,6 +38,8 @@ LAYERS: dict[str, int] = {
     "align": 5,
     "search": 6,
     "reports": 6,
+    "remove": 6,
+    "cite": 6,
     "site": 7,
     "api": 8,
     "cli": 9,
@@ -52,6 +55,7 @@ ALIGN_LAYERS: dict[str, int] = {
     # scoring: what two clauses have in common, and whether labels count
     "features": 10,
     "numbering": 10,
+    "scope": 10,
     # the sequence DP: monotonic steps, then anchors, backbone, gaps and moves
     "dp": 20,
     "sequence": 21,
@@ -61,7 +65,9 @@ ALIGN_LAYERS: dict[str, int] = {
     "lineage": 30,
     "ancestry": 31,
     "rule": 31,
+    "english": 31,
     "dating": 32,
+    "choice": 33,
     # storage: stored links (links.py is the plain-SQL read side search uses), alignments
     # read back or computed (storage.py), labels inferred from them
     "links": 40,

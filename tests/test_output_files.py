@@ -33,7 +33,7 @@ WRITERS = [
     ["update", "zh-Hans-2022-06-10", "-o", "{out}"],
     ["diff", "en-2009-05-01", "en-2009-07-11", "-o", "{out}"],
     ["trace", "107.3", "--format", "json", "-o", "{out}"],
-    ["export", "tmx", "--target", "fr", "-o", "{out}"],
+    ["export", "tmx", "--target-lang", "fr", "-o", "{out}"],
     ["export", "xliff", "zh-Hans-2022-06-10", "-o", "{out}"],
     ["export", "xliff", "zh-Hans-2022-06-10", "-o", "job.xlf", "--tmx", "{out}"],
 ]

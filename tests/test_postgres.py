@@ -44,7 +44,7 @@ def test_every_command_with_a_postgresql_url(pg_db: str) -> None:
         ["trace", "107.3g", "--format", "json"],
         ["drift", "107.3", "--format", "html"],
         ["diff", "en-2019-10-04", "en-2026-01-16", "--rule", "107.3", "--format", "md"],
-        ["export", "tmx", "--target", "zh", "--rule", "107.3"],
+        ["export", "tmx", "--target-lang", "zh", "--rule", "107.3"],
         ["show", "107.3", "--as-of", "1"],
     ]
     for args in commands:

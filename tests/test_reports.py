@@ -181,10 +181,10 @@ def test_whole_edition_drift_chinese_2022(corpus_db: Path, slugs: dict[str, int]
             "en-2009-07-11",
             "en-2026-01-16",
             "107.3",
-            "[-as he or she pays-]{+immediately before they pay+}",
+            "⟦-as he or she pays-⟧⟦+immediately before they pay+⟧",
         ),
-        ("en-2009-07-11", "en-2026-01-16", "107.3", "{X}{+, [-X],+} or[- an-] X"),
-        ("en-2009-07-11", "en-2026-01-16", "107.3", "107.3h -> 107.3p  moved"),
+        ("en-2009-07-11", "en-2026-01-16", "107.3", "{X}⟦+, [-X],+⟧ or⟦- an-⟧ X"),
+        ("en-2009-07-11", "en-2026-01-16", "107.3", "107.3h -> 107.3p  renumbered"),
         ("en-2009-07-11", "en-2026-01-16", "107.3", "+ 107.3n  added"),
     ],
 )
@@ -232,7 +232,9 @@ def test_diff_of_identical_rule_exits_0(corpus_db: Path) -> None:
         (["drift"], 2, "give a rule"),
         (["drift", "banana"], 2, "not a rule label"),
         (["trace", "107.3z"], 3, "no clause 107.3z"),
-        (["export", "tmx", "--target", "de"], 3, "no de edition"),
+        (["export", "tmx", "--target-lang", "de"], 3, "no de edition"),
+        # The option names of an earlier mtgrules (--source is an edition in update).
+        (["export", "tmx", "--source", "en", "--target", "fr"], 2, "--source-lang"),
     ],
 )
 def test_errors_say_what_to_do(corpus_db: Path, args: list[str], code: int, message: str) -> None:
@@ -295,7 +297,10 @@ def test_every_format_renders(reports: dict[str, dict], kind: str, fmt: str) -> 
     [
         (["drift", "107.3", "--format", "md"], "| `107.3p` |"),
         (["trace", "107.3p", "--format", "html"], "<!DOCTYPE html>"),
-        (["diff", "en-2019-10-04", "en-2020-09-25", "--rule", "107.3"], "107.3m -> 107.3n  moved"),
+        (
+            ["diff", "en-2019-10-04", "en-2020-09-25", "--rule", "107.3"],
+            "107.3m -> 107.3n  renumbered",
+        ),
     ],
 )
 def test_cli_formats(corpus_db: Path, args: list[str], expect: str) -> None:
@@ -313,9 +318,9 @@ def test_export_tmx_french(tmp_path: Path) -> None:
     result = run_cli(
         "export",
         "tmx",
-        "--source",
+        "--source-lang",
         "en",
-        "--target",
+        "--target-lang",
         "fr",
         "--rule",
         "107.3",
@@ -338,7 +343,7 @@ def test_export_tmx_french(tmp_path: Path) -> None:
 
 
 def test_export_tmx_chinese_carries_edition_dates(corpus_db: Path) -> None:
-    result = run_cli("export", "tmx", "--target", "zh-Hans", "--rule", "107.3", db=corpus_db)
+    result = run_cli("export", "tmx", "--target-lang", "zh-Hans", "--rule", "107.3", db=corpus_db)
     assert result.returncode == 0, result.stderr
     root = ET.fromstring(result.stdout.encode("utf-8"))
     dates = {p.text for p in root.iter("prop") if p.get("type") == "x-edition-date"}

@@ -20,7 +20,7 @@ from jsonschema.exceptions import ValidationError
 from mtgrules.errors import NotFoundError
 from mtgrules.schemas import load_schema, schema_names
 
-from .conftest import ON_PG, SEEDS, pg_create_database, pg_drop_database, run_cli
+from .conftest import ON_PG, ROOT, SEEDS, pg_create_database, pg_drop_database, run_cli
 
 ABSENT = object()  # in `expect`: this key must not be there
 
@@ -34,6 +34,21 @@ CASES: list[tuple[str, tuple[str, ...], str, str, dict[str, Any]]] = [
     ("show", ("show", "107.3", "--json"), "show", "corpus", {"/rule": "107.3"}),
     ("show-lang", ("show", "107.3g", "--lang", "fr", "--json"), "show", "corpus", {}),
     ("history", ("history", "--json"), "history", "corpus", {"/0/id": 1}),
+    # On a store of the seeds from which one edition was removed first (removal_store).
+    (
+        "remove",
+        ("remove", "es-001_6b17ef9efd2fae21", "--json"),
+        "remove",
+        "removal",
+        {"/removed/0/language": "es"},
+    ),
+    (
+        "history-removal",
+        ("history", "--json"),
+        "history",
+        "removal",
+        {"/1/summary/removed": ["fr-000_0b7a9445b617ebdb"]},
+    ),
     ("align-rule", ("align", "107.3", "--json"), "align-rule", "corpus", {"/rule": "107.3"}),
     (
         # The pair diff compares below: diff reads the alignment these two store.
@@ -116,6 +131,14 @@ CASES: list[tuple[str, tuple[str, ...], str, str, dict[str, Any]]] = [
         "corpus",
         {"/source/slug": "en-2025-11-14", "/source/how": "same-date"},
     ),
+    (
+        # Exit code 1: the small files' citations include stale ones.
+        "cite",
+        ("cite", str(ROOT / "tests" / "fixtures" / "cite"), "--json"),
+        "cite",
+        "corpus",
+        {"/target/slug": "en-2026-01-16", "/citations/0/status": "current"},
+    ),
     ("search-text", ("search", "stack", "--json"), "search", "corpus", {"/mode": "text"}),
     ("search-rule", ("search", "107.3g", "--json"), "search", "corpus", {"/mode": "rule"}),
     (
@@ -187,13 +210,24 @@ def _broken_align_terms(doc: list) -> None:
     doc[0]["dice"] = 1.5
 
 
+def _broken_cite(doc: dict) -> None:
+    # A renumbered citation must say its number now.
+    renumbered = next(c for c in doc["citations"] if c["status"] == "renumbered")
+    renumbered["now"] = None
+
+
 # (case id whose real output is broken, how, the schema keyword that must catch it)
+def _broken_remove(doc: dict) -> None:
+    doc["removed"] = []  # a removal removes at least one edition
+
+
 def _broken_update(doc: Any) -> None:
     doc["clauses"][0]["status"] = "translated"  # not one of the five statuses
 
 
 BROKEN: list[tuple[str, Callable[[Any], None], str]] = [
     ("update", _broken_update, "enum"),
+    ("cite", _broken_cite, "type"),
     ("drift-rule", _broken_drift_rule, "required"),
     ("drift-edition", _broken_drift_edition, "enum"),
     ("diff", _broken_diff, "false"),
@@ -204,6 +238,7 @@ BROKEN: list[tuple[str, Callable[[Any], None], str]] = [
     ("ingest-revision", _broken_ingest, "enum"),
     ("show", _broken_show, "additionalProperties"),
     ("history", _broken_history, "pattern"),
+    ("remove", _broken_remove, "minItems"),
     ("trace", _broken_trace, "required"),
     ("align-date-rules", _broken_align_date, "minItems"),
     ("align-learn-terms", _broken_align_terms, "maximum"),
@@ -247,15 +282,31 @@ def new_store_ref(tmp_path_factory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def outputs(corpus_db, new_store_ref) -> Callable[[str], Any]:
+def removal_store(tmp_path_factory) -> Iterator[str]:
+    """The seeds ingested, then one edition removed (revision 2)."""
+    if not ON_PG:
+        ref = str(tmp_path_factory.mktemp("schemas-removal") / "removal.sqlite")
+    else:
+        ref = pg_create_database()
+    assert run_cli("ingest", str(SEEDS), db=ref).returncode == 0
+    assert run_cli("remove", "fr-000_0b7a9445b617ebdb", db=ref).returncode == 0
+    yield ref
+    if ON_PG:
+        pg_drop_database(ref)
+
+
+@pytest.fixture(scope="module")
+def outputs(corpus_db, new_store_ref, removal_store) -> Callable[[str], Any]:
     """The parsed JSON of a case, run once per module (the broken-document tests reuse it)."""
     cache: dict[str, Any] = {}
 
     def get(case_id: str) -> Any:
         if case_id not in cache:
             _, args, _, store, _ = CASE_BY_ID[case_id]
-            result = run_cli(*args, db=corpus_db if store == "corpus" else new_store_ref)
-            assert result.returncode == 0, result.stderr
+            db = {"corpus": corpus_db, "new": new_store_ref, "removal": removal_store}[store]
+            result = run_cli(*args, db=db)
+            # cite exits 1 when a citation is not current, as diff --exit-code does.
+            assert result.returncode in ((0, 1) if args[0] == "cite" else (0,)), result.stderr
             cache[case_id] = json.loads(result.stdout)
         return copy.deepcopy(cache[case_id])
 
@@ -308,7 +359,7 @@ def test_each_schema_is_a_valid_draft_2020_12_schema(name: str) -> None:
 def test_every_schema_is_used_by_a_case_and_every_case_has_a_schema() -> None:
     used = {case[2] for case in CASES}
     assert used == set(schema_names())
-    assert len(schema_names()) == 14
+    assert len(schema_names()) == 16
 
 
 def test_shared_shapes_are_the_same_in_every_schema() -> None:

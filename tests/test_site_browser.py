@@ -121,6 +121,18 @@ def test_search_page_finds_rules_by_words_and_by_old_numbers(corpus_site, tmp_pa
     assert shot.stat().st_size > 1000
 
 
+@pytest.mark.parametrize("query", ["?q=%", "?q=100%", "?q=%E0%A4%A", "?q=trample%"])
+def test_a_malformed_query_in_the_address_is_searched_not_thrown(
+    corpus_site, tmp_path: Path, query: str
+) -> None:
+    """decodeURIComponent throws URIError on a lone %: the page reads the query as typed
+    and searches it (the status line is only written when the script ran to its end)."""
+    _, out = corpus_site
+    doc = lxml_html.fromstring(_dump_with_query(tmp_path, out / "search.html", query))
+    status = doc.get_element_by_id("status").text_content()
+    assert re.match(r"\d+ clauses? found", status), (query, status)
+
+
 def test_hostile_rule_text_never_runs(tmp_path: Path) -> None:
     _, out = make_small_site(tmp_path / "small")
     for page in (out / "rules" / "107.3.html", out / "editions" / "en-2026-01-16.html"):

@@ -115,7 +115,7 @@ def test_tmx_export_is_well_formed_with_control_characters(hostile_store, tmp_pa
         str(hostile_store),
         "export",
         "tmx",
-        "--target",
+        "--target-lang",
         "zh-Hans",
         "--rule",
         "107.3",

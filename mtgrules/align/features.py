@@ -24,7 +24,13 @@ from rapidfuzz import fuzz, process
 from ..termbase import find_terms
 from ..text.fold import HAN, fold
 from ..text.labels import RULE_REF
-from ..text.language import base_language, is_traditional_tag, same_language, script_of
+from ..text.language import (
+    base_language,
+    is_traditional_tag,
+    same_language,
+    script_of,
+    writing_of,
+)
 
 # Mana and loyalty symbols, and bare numbers that are not rule references.
 _SYMBOL = re.compile(r"\{[^}\s]{1,6}\}|\[[-+−]?[0-9XYZ]{1,3}\]")
@@ -59,13 +65,16 @@ class Features:
     """Computed lazily: an English-to-English alignment needs only the folded text, so the
     termbase and symbol scans run only for translations."""
 
-    __slots__ = ("text", "language", "script", "fold", "length", "wide", "_cache", "_parts")
+    __slots__ = (
+        "text", "language", "script", "writing", "fold", "length", "wide", "_cache", "_parts",
+    )  # fmt: skip
 
     def __init__(self, text: str, language: str, parts: list[Features] | None = None):
         self.text = text
         self.language = language
         # Asked for by every score: computed once here, not per comparison.
         self.script = script_of(language)
+        self.writing = writing_of(language)
         self._cache: dict[str, object] = {}
         self._parts = parts
         if parts:
@@ -309,7 +318,10 @@ def _translation_score(
     terms = dice(a.terms, b.terms, a.total("terms") + b.total("terms"))
     if terms is not None:
         parts.append(("terms", terms, 3.0))
-    latin = a.script == b.script == "latin"  # words count only where cognates were compared
+    # Words count only where cognates were compared: between two languages of the Latin
+    # alphabet (Korean or Russian words never look like English ones; counting them would
+    # pull every such pair toward "different").
+    latin = a.writing == b.writing == "latin"
     if latin:
         cog = cognate_overlap(a.words, b.words)
         if cog is not None:

@@ -1,10 +1,9 @@
 """The alignments a store keeps for its readers, made at ingest.
 
 Every reading command needs two kinds of link, and finds them stored:
-- each translation with its English source edition: the English of the same document (a
-  bilingual page) or of the same date (an official translation), as reports/drift and
-  export follow them (reference.followed_english); else the official English edition it
-  matches best (dating.py, as ``align --date`` answers; the newest on a tie);
+- each translation with its English source edition, as chosen once at ingest and stored
+  (choose_sources; reference.choose_source: the English of the same document, of the same
+  date from the store or the packed archive, else by content, dating.py);
 - each official English edition with the one before it, by date.
 
 The plan is worked out from the editions alive now and compared with what is stored: a pair
@@ -26,7 +25,7 @@ import gc
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -35,16 +34,20 @@ from sqlalchemy.orm import Session
 from ..errors import NotFoundError
 from ..ingest import IngestReport, archive_sources, ingest_paths
 from ..record import Record
-from ..store.queries import EditionInfo, list_editions
+from ..store.queries import EditionInfo, latest_revision, list_editions
 from ..store.search_index import refresh_lineages
 from ..text.language import is_english
+from .choice import choice_basis, save_choice, stored_choices
 from .edition import ClauseCache, compute_edition_alignment
+from .english import english_editions
 from .model import EditionAlignment
 from .reference import (
+    Choice,
+    choice_is_current,
+    choose_source,
     find_source,
     followed_english,
     is_official_english,
-    missing_same_date_english,
 )
 from .storage import (
     StoredAlignment,
@@ -69,9 +72,7 @@ class Planned:
     a: EditionInfo
     b: EditionInfo
     why: str
-    # For a best fit: the English editions it was chosen among (a new one means choose again).
-    candidates: list[int] = field(default_factory=list)
-    # Already computed while choosing the best fit (a whole translation), to store as is.
+    # Already computed (to store as is).
     result: EditionAlignment | None = None
 
     @property
@@ -79,10 +80,7 @@ class Planned:
         return (self.a.id, self.b.id)
 
     def origin(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"by": INGEST, "why": self.why}
-        if self.why == BEST_FIT:
-            out["candidates"] = self.candidates
-        return out
+        return {"by": INGEST, "why": self.why}
 
 
 @dataclass
@@ -115,24 +113,6 @@ def _previous_pairs(infos: list[EditionInfo]) -> list[Planned]:
     return [Planned(old, new, PREVIOUS) for old, new in zip(official, official[1:], strict=False)]
 
 
-def _kept_best_fit(
-    t: EditionInfo, official_ids: list[int], by_id: dict[int, EditionInfo], stored: list
-) -> Planned | None:
-    """The best fit chosen by an earlier plan, while the English editions it was chosen among
-    are still exactly the store's."""
-    for row in reversed(stored):
-        if (
-            row.b == t.id
-            and row.origin == INGEST
-            and row.stats.get("why") == BEST_FIT
-            and row.current
-            and row.stats.get("candidates") == official_ids
-            and row.a in by_id
-        ):
-            return Planned(by_id[row.a], t, BEST_FIT, official_ids)
-    return None
-
-
 def plan_alignments(
     session: Session,
     infos: list[EditionInfo] | None = None,
@@ -140,31 +120,16 @@ def plan_alignments(
     cache: ClauseCache | None = None,
 ) -> list[Planned]:
     """Every pair of editions the store should hold aligned, English chain first (oldest to
-    newest), then each translation with its English source."""
+    newest), then each translation with the English it was made from (the choice stored at
+    ingest, reference.find_source)."""
     infos = infos if infos is not None else list_editions(session)
-    stored = stored if stored is not None else edition_alignment_rows(session)
-    cache = cache or ClauseCache()
-    by_id = {e.id: e for e in infos}
-    official = sorted((e for e in infos if is_official_english(e)), key=lambda e: (e.date, e.id))
-    official_ids = [e.id for e in official]
     plan = _previous_pairs(infos)
     for t in _translations(infos):
-        source = followed_english(t, infos, None)
-        if source is not None:
-            why = SAME_DOCUMENT if set(source.sources) & set(t.sources) else SAME_DATE
-            plan.append(Planned(source, t, why))
-            continue
-        kept = _kept_best_fit(t, official_ids, by_id, stored)
-        if kept is not None:
-            plan.append(kept)
-            continue
-        # The same choice the update report makes (reference.find_source): a whole
-        # translation by the rule labels it keeps, a page of a few rules by its text.
         try:
             choice = find_source(session, t, infos)
         except NotFoundError:
             continue  # no English edition fits it: nothing to align it with
-        plan.append(Planned(choice.edition, t, BEST_FIT, official_ids))
+        plan.append(Planned(choice.edition, t, choice.how))
     return plan
 
 
@@ -234,9 +199,10 @@ def ingest_and_align(
     language: str | None = None,
     whole_archive: bool = False,
 ) -> IngestReport:
-    """Ingest, then store the alignments the new editions need, in the same transaction.
-    ``language``: a user's --lang, as ingest_paths takes it. ``whole_archive``: the packed
-    English archive's 110 editions too (``mtgrules ingest --archive``).
+    """Ingest, choose each new translation's English, then store the alignments the new
+    editions need, all in the same transaction. ``language``: a user's --lang, as
+    ingest_paths takes it. ``whole_archive``: the packed English archive's 110 editions too
+    (``mtgrules ingest --archive``).
 
     A translation whose English the store lacks gets it from the packed archive in the same
     revision (report.from_archive says which and why)."""
@@ -245,46 +211,101 @@ def ingest_and_align(
     with paused_gc():
         extra = archive_sources(archive.manifest().files) if whole_archive else []
         report = ingest_paths(session, list(paths), on_file=on_file, language=language, extra=extra)
-        _take_english_from_archive(session, report, on_file)
+        report.sources = choose_sources(session, report, on_file)
         report.alignments = update_alignments(session, on_pair=on_pair)
         # Search's lineages follow the links just stored (store/search_index.py).
         refresh_lineages(session.connection())
     return report
 
 
-def _take_english_from_archive(
+def choose_sources(
     session: Session, report: IngestReport, on_file: Callable[[Path, int, int], None] | None
-) -> None:
-    """Ingest, into the revision just written, the files of the packed English archive that
-    the store's translations were made from and the store lacks."""
-    from .. import archive
+) -> list[dict[str, Any]]:
+    """Choose, and store, the English each translation was made from, where the store holds
+    no current choice (reference.choose_source: its document, its date, else its content
+    against every English edition there is). A choice that is a file of the packed archive
+    is ingested into the revision just written. Returns what was chosen."""
+    infos = list_editions(session)
+    stored = stored_choices(session)
+    todo = [
+        t
+        for t in _translations(infos)
+        if not choice_is_current(session, t, infos, stored.get(t.id))
+    ]
+    if not todo:
+        return []
+    english: list | None = None
+    chosen: list[tuple[EditionInfo, Choice]] = []
+    for t in todo:
+        if english is None and followed_english(t, infos, None) is None:
+            english = english_editions(session, infos)  # the archive, read once
+        chosen.append((t, choose_source(session, t, infos, english)))
+    english = None  # the archive's texts are not needed any more
 
-    manifest = archive.manifest()
-    needed: dict[str, tuple[archive.ArchiveFile, list[EditionInfo]]] = {}
-    for date, translations in missing_same_date_english(list_editions(session)).items():
-        for f in manifest.effective_on(date)[:1]:
-            needed[f.name] = (f, translations)
-    if not needed:
-        return
-    files = [f for f, _ in needed.values()]
-    more = ingest_paths(
-        session, [], on_file=on_file, extra=archive_sources(files), revision_id=report.revision_id
-    )
-    for outcome in more.files:
-        f, translations = needed[Path(outcome.path).name]
-        names = ", ".join(t.slug for t in translations)
-        outcome.note = (
-            f"taken from the packed English archive: the English of {f.effective}, "
-            f"which {names} {'was' if len(translations) == 1 else 'were'} made from"
+    # The files of the archive chosen: ingested into this revision.
+    wanted = {
+        c.english.file.name: c.english.file for _, c in chosen if c.english and c.english.file
+    }
+    taken: dict[str, EditionInfo] = {}
+    if wanted:
+        more = ingest_paths(
+            session,
+            [],
+            on_file=on_file,
+            extra=archive_sources(wanted.values()),
+            revision_id=report.revision_id,
         )
-        report.from_archive.append(
-            {
-                "file": f.name,
-                "date": f.effective.isoformat() if f.effective else None,
-                "for": [t.slug for t in translations],
-            }
+        report.merge(more)
+        infos = list_editions(session)
+        for f in wanted.values():
+            date = f.effective.isoformat() if f.effective else None
+            match = [e for e in infos if is_official_english(e) and e.date == date]
+            if match:
+                taken[f.name] = match[0]
+        for outcome in more.files:
+            name = Path(outcome.path).name
+            users = [
+                t.slug
+                for t, c in chosen
+                if c.english and c.english.file and c.english.file.name == name
+            ]
+            outcome.note = (
+                f"taken from the packed English archive: the English of "
+                f"{wanted[name].effective}, which {', '.join(users)} "
+                f"{'was' if len(users) == 1 else 'were'} made from"
+            )
+            report.from_archive.append(
+                {
+                    "file": name,
+                    "date": wanted[name].effective.isoformat() if wanted[name].effective else None,
+                    "for": users,
+                }
+            )
+
+    revision = report.revision_id if report.revision_id is not None else latest_revision(session)
+    out = []
+    for t, c in chosen:
+        english_id = None
+        if c.english is not None:
+            if c.english.edition is not None:
+                english_id = c.english.edition.id
+            elif c.english.file is not None and c.english.file.name in taken:
+                english_id = taken[c.english.file.name].id
+        if c.dating is not None and english_id is not None:
+            c.dating.source = {**(c.dating.source or {}), "edition": english_id}
+        save_choice(
+            session,
+            t,
+            english_id,
+            c.how,
+            c.why,
+            c.fit,
+            choice_basis(c.how, infos),
+            c.dating,
+            revision,
         )
-    report.merge(more)
+        out.append({"edition": t.slug, "how": c.how, "why": c.why})
+    return out
 
 
 @contextmanager

@@ -9,7 +9,6 @@ translation for every change the English made since.
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -17,13 +16,20 @@ from sqlalchemy.orm import Session
 
 from ..errors import NotFoundError
 from ..record import Record
-from ..store.queries import EditionInfo, rule_labels
+from ..store.queries import EditionInfo, edition_clauses
 from ..text.language import is_english
-
-
-def is_official_english(info: EditionInfo) -> bool:
-    """A dated English edition of the rules (not a scraped copy, not the 2006 glossary)."""
-    return info.language == "en" and info.kind == "rules" and info.date is not None
+from .choice import (
+    BEST_FIT,
+    NONE,
+    SAME_DATE,
+    SAME_DOCUMENT,
+    StoredChoice,
+    choice_basis,
+    stored_choice,
+    stored_dating,
+)
+from .dating import Dating, date_text
+from .english import EnglishEdition, is_official_english, store_english
 
 
 def newest_english(infos: Sequence[EditionInfo], exclude: int | None = None) -> EditionInfo | None:
@@ -50,23 +56,11 @@ def followed_english(
     return fallback
 
 
-def missing_same_date_english(infos: Sequence[EditionInfo]) -> dict[str, list[EditionInfo]]:
-    """The dates of translations whose English (of their document or of their date) the store
-    lacks, with those translations: the English to look for in the packed archive."""
-    out: dict[str, list[EditionInfo]] = {}
-    for info in infos:
-        if is_english(info.language) or info.date is None:
-            continue
-        if followed_english(info, infos, None) is None:
-            out.setdefault(info.date, []).append(info)
-    return out
-
-
 @dataclass
 class SourceChoice(Record):
     """The English edition a translation follows: ``how`` is same-document (a bilingual
     page's own English), same-date (the official English of its date) or best-fit (no
-    English of its date in the store: the edition whose text it matches best, by dating)."""
+    English of its date: the edition whose text it matches best, by dating)."""
 
     edition: EditionInfo
     how: str
@@ -74,107 +68,156 @@ class SourceChoice(Record):
     fit: float | None = None
 
 
+@dataclass
+class Choice:
+    """A source chosen at ingest: the English (in the store, or a file of the packed
+    archive to take), how and why, and the dating behind a choice by content."""
+
+    how: str
+    english: EnglishEdition | None
+    why: str
+    fit: float | None = None
+    dating: Dating | None = None
+
+
 def find_source(
     session: Session, translation: EditionInfo, infos: list[EditionInfo]
 ) -> SourceChoice:
+    """The English ``translation`` was made from: the choice stored at ingest, else (a store
+    that has none yet, or a read --as-of an earlier revision) worked out now from the
+    store's English editions, writing nothing."""
     english = [e for e in infos if is_english(e.language) and e.id != translation.id]
     if not english:
         raise NotFoundError(
             "no English edition in the store to compare the translation with; "
             "run: mtgrules ingest corpus/ (or the English edition it was made from)"
         )
-    known = followed_english(translation, infos, None)
-    if known is not None:
-        if set(known.sources) & set(translation.sources):
-            return SourceChoice(
-                known, "same-document", f"{known.slug} is printed beside it in the same file"
-            )
-        return SourceChoice(
-            known, "same-date", f"{known.slug} is the official English of the same date"
-        )
-    official = [e for e in english if e.date and e.kind == translation.kind]
-    # A whole edition (not a page of a few rules, as align's fragment_scope has it).
-    if official and translation.rules * 5 > max(e.rules for e in official):
-        return _by_labels(session, translation, official)
-    return _by_dating(session, translation, english)
-
-
-def _by_labels(
-    session: Session, translation: EditionInfo, official: list[EditionInfo]
-) -> SourceChoice:
-    """A whole translation keeps the rule numbers of the English it was made from, and every
-    edition adds, drops and renumbers rules: the English whose labels agree best is its
-    source. Cheap (sets of labels) where aligning it with every edition would take minutes."""
-    mine = set(rule_labels(session, translation.id))
-    scored = []
-    for info in official:
-        theirs = set(rule_labels(session, info.id))
-        jaccard = len(mine & theirs) / len(mine | theirs) if mine | theirs else 0.0
-        scored.append((jaccard, info))
-    top = max(j for j, _ in scored)
-    tied = [info for j, info in scored if j >= top - 0.002]
-    chosen = _nearest(tied, translation.date)
-    jaccard = next(j for j, info in scored if info.id == chosen.id)
-    ties = (
-        f" (as do {', '.join(e.slug for e in tied if e.id != chosen.id)})" if len(tied) > 1 else ""
-    )
-    reason = _why_not_same_date(translation)
-    return SourceChoice(
-        chosen,
-        "best-fit",
-        f"{reason}its rule labels agree best with {chosen.slug}{ties}: {jaccard:.1%} of the "
-        "labels of either are in both. Ingest the English it was made from for a sharper report.",
-        round(jaccard, 4),
-    )
-
-
-def _by_dating(
-    session: Session, translation: EditionInfo, english: list[EditionInfo]
-) -> SourceChoice:
-    """A page of a few rules: the official English whose text it fits best (align --date)."""
-    from .dating import date_edition
-
-    dating = date_edition(session, translation.id)
-    by_id = {e.id: e for e in english}
-    matching = [by_id[c.edition] for c in dating.candidates if c.matches and c.edition in by_id]
-    if not matching:
+    by_id = {e.id: e for e in infos}
+    stored = stored_choice(session, translation)
+    if (
+        stored is not None
+        and stored.english_id in by_id
+        and _still_holds(stored, translation, infos)
+    ):
+        return SourceChoice(by_id[stored.english_id], stored.how, stored.why, stored.fit)
+    choice = choose_source(session, translation, infos, None)
+    if choice.english is None or choice.english.edition is None:
         raise NotFoundError(
             f"no English edition in the store fits {translation.slug}; ingest the English "
             "edition it was made from, or give one: --source E"
         )
-    chosen = _nearest(matching, translation.date)
-    fit = next(c.fit for c in dating.candidates if c.edition == chosen.id)
+    return SourceChoice(choice.english.edition, choice.how, choice.why, choice.fit)
+
+
+def _still_holds(stored: StoredChoice, translation: EditionInfo, infos: list[EditionInfo]) -> bool:
+    """Is a stored choice still what choosing now would give? The English of the document or
+    the date, when the store has it, always wins; a choice by content holds while every
+    English edition it was chosen among is still all there is."""
+    known = followed_english(translation, infos, None)
+    if known is not None:
+        return stored.how in (SAME_DOCUMENT, SAME_DATE) and stored.english_id == known.id
+    return stored.how not in (SAME_DOCUMENT, SAME_DATE) and stored.basis == choice_basis(
+        stored.how, infos
+    )
+
+
+def choice_is_current(
+    session: Session,
+    translation: EditionInfo,
+    infos: list[EditionInfo],
+    stored: StoredChoice | None,
+) -> bool:
+    by_id = {e.id for e in infos}
+    return (
+        stored is not None
+        and (stored.english_id is None or stored.english_id in by_id)
+        and _still_holds(stored, translation, infos)
+    )
+
+
+def choose_source(
+    session: Session,
+    translation: EditionInfo,
+    infos: list[EditionInfo],
+    english: list[EnglishEdition] | None,
+) -> Choice:
+    """Choose the English ``translation`` was made from. ``english``: every English edition
+    there is to choose from (english.english_editions: the store's and the packed archive's);
+    None for the store's alone (a reader, which cannot take a file from the archive)."""
+    known = followed_english(translation, infos, None)
+    if known is not None:
+        held = EnglishEdition(known.slug, known.date, edition=known)
+        if set(known.sources) & set(translation.sources):
+            return Choice(
+                SAME_DOCUMENT, held, f"{known.slug} is printed beside it in the same file"
+            )
+        return Choice(SAME_DATE, held, f"{known.slug} is the official English of the same date")
+    if english is not None and translation.date:
+        same = [e for e in english if e.date == translation.date and e.file is not None]
+        if same:
+            return Choice(
+                SAME_DATE,
+                same[0],
+                f"en-{translation.date} is the official English of the same date (from the "
+                "English archive packed inside mtgrules)",
+            )
+    pool = english if english is not None else store_english(session, infos)
+    pool = [e for e in pool if e.edition is None or e.edition.id != translation.id]
+    dating = date_text(session, translation, edition_clauses(session, translation.id), pool, infos)
+    if dating.chosen is None:
+        return Choice(NONE, None, f"no English edition fits {translation.slug}", None, dating)
+    chosen = dating.chosen
+    best = next(
+        (
+            c
+            for c in dating.candidates
+            if c.matches
+            and (c.file == (chosen.file.name if chosen.file else None))
+            and c.date == chosen.date
+        ),
+        None,
+    )
+    fit = best.fit if best else None
     span = (
         f"{dating.range[0]} to {dating.range[1]}"
         if dating.range and dating.range[0] != dating.range[1]
         else chosen.date
     )
-    reason = _why_not_same_date(translation)
-    return SourceChoice(
-        chosen,
-        "best-fit",
-        f"{reason}its text fits English {span} best (fit {fit:.3f}); {chosen.slug} is used.",
-        fit,
-    )
-
-
-def _why_not_same_date(translation: EditionInfo) -> str:
+    where = "" if chosen.in_store else " (from the English archive packed inside mtgrules)"
     if translation.date:
-        return f"no English edition of {translation.date} in the store; "
-    return "it has no date; "
+        reason = f"no English edition of {translation.date} in the store or the archive; "
+        if english is None:
+            reason = f"no English edition of {translation.date} in the store; "
+    else:
+        reason = "it has no date; "
+    scope = dating.scope
+    covers = f"in {scope.describe()}, " if scope is not None and not scope.whole else ""
+    name = chosen.edition.slug if chosen.edition else f"en-{chosen.date}"
+    why = (
+        f"{reason}{covers}its text fits English {span} best"
+        + (f" (fit {fit:.3f})" if fit is not None else "")
+        + f"; {name}{where} is used."
+    )
+    return Choice(BEST_FIT, chosen, why, fit, dating)
 
 
-def _nearest(candidates: list[EditionInfo], date: str | None) -> EditionInfo:
-    """Of editions that fit equally well, the newest one not after ``date`` (a translation is
-    made from an English of its time or before), else the nearest after it; with no date,
-    the newest."""
-    if not date:
-        return max(candidates, key=lambda e: e.date or "")
-    before = [e for e in candidates if (e.date or "") <= date]
-    if before:
-        return max(before, key=lambda e: e.date or "")
-    return min(candidates, key=lambda e: _days(e.date) - _days(date))
+def date_edition(session: Session, edition_id: int, *, as_of: int | None = None) -> Dating:
+    """Which English editions an edition follows (``align --date``): the dating stored at
+    ingest when there is one (a translation dated by its content), else worked out now
+    against every English edition there is (the store's, and the packed archive's for the
+    dates the store lacks), without writing anything."""
+    from ..store.queries import list_editions
+    from .english import english_editions
 
-
-def _days(date: str | None) -> int:
-    return dt.date.fromisoformat(date).toordinal() if date else 0
+    infos = list_editions(session, as_of)
+    target = next(e for e in infos if e.id == edition_id)
+    if as_of is None:
+        stored = stored_dating(session, target)
+        if stored is not None:
+            return stored
+    pool = [
+        e
+        for e in english_editions(session, infos)
+        if e.edition is None or e.edition.id != target.id
+    ]
+    return date_text(session, target, edition_clauses(session, target.id), pool, infos)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import textwrap
 from typing import Any
 
 from sqlalchemy.orm import Session
 
 from ..errors import QueryError
 from ..store.queries import find_edition, list_editions
+from ..text.width import wrap
 from .dating import Dating
 from .model import EditionAlignment, RuleAlignment
 
@@ -54,14 +54,15 @@ def run_align(
             sync_termbase(session)
             return "terms", learn(session, a.id, b.id)
         return "editions", align_editions(session, a.id, b.id, refresh=refresh)
-    from .dating import date_edition
+    from .reference import date_edition
 
     target = find_edition(infos, date or "")
     return "dating", date_edition(session, target.id, as_of=as_of)
 
 
-def _wrap(text: str, indent: str, width: int = 100) -> str:
-    return textwrap.fill(text, width=width, initial_indent=indent, subsequent_indent=indent)
+def _wrap(text: str, indent: str, width: int = 80) -> str:
+    # By display columns (a CJK character takes two); cli.py fits the rest to the terminal.
+    return wrap(text, width, indent)
 
 
 def render_rule(result: RuleAlignment) -> str:

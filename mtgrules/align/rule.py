@@ -17,8 +17,13 @@ from dataclasses import dataclass, field
 
 from sqlalchemy.orm import Session
 
-from ..errors import NotFoundError
-from ..store.queries import ClauseView, EditionInfo, list_editions, rule_clauses
+from ..store.queries import (
+    ClauseView,
+    EditionInfo,
+    list_editions,
+    rule_clauses,
+    rule_not_found,
+)
 from ..text.language import is_english
 from .dp import Step
 from .edition import fragment_scope, to_items
@@ -123,10 +128,7 @@ def rule_editions(session: Session, rule: str, as_of: int | None = None) -> list
     """The editions that have ``rule``, with its clauses; an error when none has it."""
     editions = load_rule_editions(session, rule, as_of)
     if not editions:
-        raise NotFoundError(
-            f"rule {rule} is in no edition; rules before July 2009 used other numbers "
-            "(the X rule was 104.3c), try: mtgrules show 104.3c"
-        )
+        raise rule_not_found(session, rule, as_of=as_of)
     return editions
 
 

@@ -13,10 +13,15 @@ from ..record import Record
 
 
 def render_report(
-    kind: str, report: Record | dict[str, Any], fmt: str, colour: bool = False
+    kind: str,
+    report: Record | dict[str, Any],
+    fmt: str,
+    colour: bool = False,
+    width: int = 80,
 ) -> str:
     """Render a report: kind is rule_drift, edition_drift, update, diff or trace; fmt is
-    text, json, md or html."""
+    text, json, md or html. Text is laid out in ``width`` columns, its strings made
+    visible by the terminal sanitiser (text/terminal.py) before any colour is added."""
     data = report.as_json() if isinstance(report, Record) else report
     if fmt == "json":
         from ..render import to_json
@@ -27,7 +32,8 @@ def render_report(
     elif fmt == "html":
         from . import render_html as mod
     else:
+        from ..text.terminal import visible_tree
         from . import render_text as mod
 
-        return getattr(mod, f"render_{kind}")(data, colour)
+        return getattr(mod, f"render_{kind}")(visible_tree(data), colour, width)
     return getattr(mod, f"render_{kind}")(data)

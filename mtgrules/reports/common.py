@@ -75,12 +75,69 @@ def update_sections(report: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
     return out
 
 
+def clause_name(
+    label: str | None,
+    kind: str | None,
+    *,
+    term: str | None = None,
+    parent: str | None = None,
+    inferred: bool = False,
+) -> str:
+    """How every report names a clause: its label (107.3a, 107.3a* when inferred), a
+    glossary entry by its term, else what it sits under. Never "None" nor an empty name."""
+    if kind == "glossary" or (term and not label):
+        return f"glossary: {term}" if term else "a glossary entry"
+    if label:
+        return label + ("*" if inferred else "")
+    what = kind or "clause"
+    return f"({what} under {parent})" if parent else f"(an unnumbered {what})"
+
+
+def shown_label(label: str | None) -> str:
+    """A label as printed in a renumbering ("its 107.3e is 107.3f"): a clause without one
+    (a glossary entry, an unnumbered paragraph) reads "(unnumbered)", never "None"."""
+    return label or "(unnumbered)"
+
+
+def change_sides(change: dict[str, Any]) -> tuple[str, str]:
+    """The names of a diff change's old and new clause (a glossary entry by its term)."""
+    kind = change.get("clause_kind")
+    term = change.get("term")
+    a = clause_name(
+        change.get("from"),
+        "glossary" if change.get("from_term") else kind,
+        term=change.get("from_term") or (term if kind == "glossary" else None),
+        parent=change.get("parent"),
+    )
+    b = clause_name(
+        change.get("to"),
+        "glossary" if change.get("to_term") else kind,
+        term=change.get("to_term") or (term if kind == "glossary" else None),
+        parent=change.get("parent"),
+    )
+    return a, b
+
+
+def change_name(change: dict[str, Any]) -> str:
+    """One name for a diff change: the old clause's for a removal, else the new one's."""
+    a, b = change_sides(change)
+    return a if change["kind"] == "removed" else b
+
+
 def update_item_name(item: dict[str, Any]) -> str:
     """How a clause of an update report is named: its label, a glossary entry's term (with
     the translation's term), or what it sits under."""
     if item["kind"] == "glossary":
-        name = f"glossary: {item['term']}"
+        name = clause_name(None, "glossary", term=item.get("term"))
         if item.get("translated_term"):
             name += f" ({item['translated_term']})"
         return name
-    return item["label"] or f"{item['kind']} of {item['parent']}"
+    return clause_name(item["label"], item["kind"], parent=item.get("parent"))
+
+
+def update_from_name(item: dict[str, Any]) -> str:
+    """The name an update report's clause had in the English the translation was made
+    from (a glossary entry keeps its term)."""
+    if item["kind"] == "glossary":
+        return update_item_name(item)
+    return clause_name(item.get("from_label"), item["kind"], parent=item.get("parent"))

@@ -44,6 +44,10 @@ class Change(Record):
     wording_changed: bool | None = field(default=None, metadata=OPTIONAL)
     gist: str | None = field(default=None, metadata=OPTIONAL)
     term: str | None = field(default=None, metadata=OPTIONAL)  # a glossary entry's term
+    # Each side's term when that side is a glossary entry (which has no label): a glossary
+    # entry that became a rule (the 2009 renumbering) is named by its term, not "None".
+    from_term: str | None = field(default=None, metadata=OPTIONAL)
+    to_term: str | None = field(default=None, metadata=OPTIONAL)
 
 
 @dataclass
@@ -182,6 +186,8 @@ def alignment_diff(ea: EditionAlignment, *, rule: str | None = None) -> DiffRepo
             b_text=cb.norm if cb else None,
             score=round(p.score, 4),
             term=either.term if either else None,
+            from_term=ca.term if ca is not None and ca.kind == "glossary" else None,
+            to_term=cb.term if cb is not None and cb.kind == "glossary" else None,
         )
         if kind == "notation":
             # The printed texts, so that a reader sees "{oW}" -> "{W}" or "--" -> an em dash.

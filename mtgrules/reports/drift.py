@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from ..errors import NotFoundError, QueryError
 from ..record import OPTIONAL, Record, key
-from ..store.queries import EditionInfo, find_edition, list_editions
+from ..store.queries import EditionInfo, find_edition, list_editions, rule_not_found
 from ..text.labels import label_sort_key
 from ..text.language import is_chinese, is_english, matches_language, same_language
 from . import checks as qa
@@ -184,10 +184,7 @@ def rule_drift(
 
     ra = align_rule(session, rule, as_of=as_of)
     if not ra.editions or not ra.groups:
-        raise NotFoundError(
-            f"rule {rule} is in no edition; rules before July 2009 used other numbers "
-            "(the X rule was 104.3c); see: mtgrules show RULE"
-        )
+        raise rule_not_found(session, rule, as_of=as_of)
     infos = list(ra.editions)
     ref = _pick_reference(session, infos, reference, rule, as_of)
     columns = [

@@ -11,7 +11,15 @@ import html
 from typing import Any
 
 from .. import __version__
-from .common import edition_gaps, update_item_name, update_sections
+from .common import (
+    change_sides,
+    clause_name,
+    edition_gaps,
+    shown_label,
+    update_from_name,
+    update_item_name,
+    update_sections,
+)
 from .worddiff import condensed
 
 _CSS = """
@@ -217,7 +225,7 @@ def render_edition_drift(report: dict[str, Any]) -> str:
         return (
             "<ul>"
             + "".join(
-                f'<li><span class="label">{esc(m["label"] or m["kind"] + " of " + str(m["parent"]))}'
+                f'<li><span class="label">{esc(clause_name(m.get("label"), m.get("kind"), term=m.get("term"), parent=m.get("parent")))}'
                 f'</span>: <span class="text">{esc(m["text"])}</span></li>'
                 for m in items
             )
@@ -231,7 +239,10 @@ def render_edition_drift(report: dict[str, Any]) -> str:
         f"<h2>Missing from {esc(e['slug'])}</h2>" + clause_list(report["missing"]),
         f"<h2>Only in {esc(e['slug'])}</h2>" + clause_list(report["added"]),
         "<h2>Renumbered</h2><p>"
-        + ", ".join(f"its {esc(r['from'])} is {esc(r['to'])}" for r in report["renumbered"])
+        + ", ".join(
+            f"its {esc(shown_label(r['from']))} is {esc(shown_label(r['to']))}"
+            for r in report["renumbered"]
+        )
         + "</p>",
         "<h2>Checks</h2>" + _checks_table(report["checks"], names),
     ]
@@ -301,7 +312,7 @@ def render_update(report: dict[str, Any]) -> str:
         f"</thead><tbody>{rows}</tbody></table>"
     )
     rows = "".join(
-        f'<tr><td class="label">{esc(i["from_label"])}</td><td class="label">{esc(i["label"])}</td></tr>'
+        f'<tr><td class="label">{esc(update_from_name(i))}</td><td class="label">{esc(update_item_name(i))}</td></tr>'
         for i in sections["renumbered"]
     )
     parts.append(
@@ -330,14 +341,14 @@ def render_update(report: dict[str, Any]) -> str:
         for lab in d["duplicate_labels"]
     ]
     items += [
-        f'<li>gap: it lacks <span class="label">{esc(g["label"] or "glossary: " + str(g["term"]))}</span></li>'
+        f'<li>gap: it lacks <span class="label">{esc(clause_name(g.get("label"), "glossary" if g.get("term") else "rule", term=g.get("term")))}</span></li>'
         for g in d["gaps"]
     ]
     if d["untranslated"]:
         items.append("<li>still in English: " + esc(", ".join(d["untranslated"])) + "</li>")
     parts.append(
         '<h2 id="defects">The translation\'s own defects</h2>'
-        + (f"<ul>{''.join(items)}</ul>" if items else "<p>None found.</p>")
+        + (f"<ul>{''.join(items)}</ul>" if items else "<p>Nothing found.</p>")
     )
     parts.append("<h2>Checks</h2>" + _checks_table(report["checks"], {str(t["id"]): t["slug"]}))
     return page(f"Bringing {t['slug']} up to {n['slug']}", "\n".join(parts))
@@ -358,14 +369,16 @@ def render_diff(report: dict[str, Any]) -> str:
             left, right = "", f"<ins>{esc(c['b_text'])}</ins>"
         else:
             left, right = f"<del>{esc(c['a_text'])}</del>", ""
+        old, new = change_sides(c)
+        shown = {"changed": "reworded", "moved": "renumbered"}.get(c["kind"], c["kind"])
         rows.append(
-            f'<tr class="change {esc(c["kind"])}"><td class="label">{esc("reworded" if c["kind"] == "changed" else c["kind"])}</td>'
-            f'<td><span class="label">{esc(c["from"])}</span> <span class="text">{left}</span></td>'
-            f'<td><span class="label">{esc(c["to"])}</span> <span class="text">{right}</span></td></tr>'
+            f'<tr class="change {esc(c["kind"])}"><td class="label">{esc(shown)}</td>'
+            f'<td><span class="label">{esc(old if c["kind"] != "added" else "")}</span> <span class="text">{left}</span></td>'
+            f'<td><span class="label">{esc(new if c["kind"] != "removed" else "")}</span> <span class="text">{right}</span></td></tr>'
         )
     scope = f", rule {report['rule']}" if report.get("rule") else ""
     body = (
-        f"<p>{esc(s['changed'])} reworded, {esc(s['moved'])} moved, {esc(s['added'])} added, "
+        f"<p>{esc(s['changed'])} reworded, {esc(s['moved'])} renumbered, {esc(s['added'])} added, "
         f"{esc(s['removed'])} removed, {esc(s.get('notation', 0))} in notation only, "
         f"{esc(s['unchanged'])} unchanged.</p>"
         '<table class="sbs" id="diff"><thead><tr><th style="width:7em">change</th>'

@@ -8,7 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from .common import edition_gaps, update_item_name, update_sections
+from .common import (
+    change_sides,
+    clause_name,
+    edition_gaps,
+    shown_label,
+    update_from_name,
+    update_item_name,
+    update_sections,
+)
 from .worddiff import condensed
 
 
@@ -97,7 +105,10 @@ def render_rule_drift(report: dict[str, Any]) -> str:
             out.append(f"- `{key}`: {md(texts.get(key))}")
         if moved:
             out.append(
-                "- renumbered: " + ", ".join(f"its `{m['from']}` is `{m['to']}`" for m in moved)
+                "- renumbered: "
+                + ", ".join(
+                    f"its `{shown_label(m['from'])}` is `{shown_label(m['to'])}`" for m in moved
+                )
             )
     extra = report.get("extra_rows") or []
     if extra:
@@ -125,12 +136,15 @@ def render_edition_drift(report: dict[str, Any]) -> str:
     for title, items in (("Missing", report["missing"]), ("Only in this edition", report["added"])):
         out += ["", f"## {title} ({len(items)})", ""]
         out += [
-            f"- `{m['label'] or m['kind'] + ' of ' + str(m['parent'])}`: {md(m['text'])}"
+            f"- `{md(clause_name(m.get('label'), m.get('kind'), term=m.get('term'), parent=m.get('parent')))}`: {md(m['text'])}"
             for m in items
         ]
     if report["renumbered"]:
         out += ["", "## Renumbered", ""]
-        out += [f"- its `{r['from']}` is `{r['to']}`" for r in report["renumbered"]]
+        out += [
+            f"- its `{shown_label(r['from'])}` is `{shown_label(r['to'])}`"
+            for r in report["renumbered"]
+        ]
     out += _checks(report["checks"], {str(e["id"]): e["slug"]})
     return "\n".join(out) + "\n"
 
@@ -195,7 +209,10 @@ def render_update(report: dict[str, Any]) -> str:
     if sections["renumbered"]:
         out += ["", f"## Renumbered ({len(sections['renumbered'])})", ""]
         out.append(
-            ", ".join(f"`{i['from_label']}` → `{i['label']}`" for i in sections["renumbered"])
+            ", ".join(
+                f"`{md(update_from_name(i))}` → `{md(update_item_name(i))}`"
+                for i in sections["renumbered"]
+            )
         )
     if sections["removed"]:
         out += ["", f"## Removed from the English: delete ({len(sections['removed'])})", ""]
@@ -212,7 +229,7 @@ def render_update(report: dict[str, Any]) -> str:
         ]
         out += [f"- duplicate label: `{lab}`" for lab in d["duplicate_labels"]]
         out += [
-            f"- gap: it lacks `{md(g['label'] or 'glossary: ' + str(g['term']))}`"
+            f"- gap: it lacks `{md(clause_name(g.get('label'), 'glossary' if g.get('term') else 'rule', term=g.get('term')))}`"
             for g in d["gaps"]
         ]
         if d["untranslated"]:
@@ -227,7 +244,7 @@ def render_diff(report: dict[str, Any]) -> str:
     out = [
         f"# {md(a['slug'])} → {md(b['slug'])}{scope}",
         "",
-        f"{s['changed']} reworded, {s['moved']} moved, {s['added']} added, "
+        f"{s['changed']} reworded, {s['moved']} renumbered, {s['added']} added, "
         f"{s['removed']} removed, {s.get('notation', 0)} in notation only, "
         f"{s['unchanged']} unchanged.",
         "",
@@ -238,10 +255,12 @@ def render_diff(report: dict[str, Any]) -> str:
     for c in report["changes"]:
         if c["kind"] == "notation" and len(notation) > NOTATION_SHOWN:
             continue
+        old, new = change_sides(c)
         if c["kind"] == "moved":
-            head = f"`{c['from']}` → `{c['to']}` moved"
+            head = f"`{md(old)}` → `{md(new)}` renumbered"
         else:
-            head = f"`{c['to'] or c['from']}` {'reworded' if c['kind'] == 'changed' else c['kind']}"
+            name = old if c["kind"] == "removed" else new
+            head = f"`{md(name)}` {'reworded' if c['kind'] == 'changed' else c['kind']}"
         if c.get("wording_changed") or c["kind"] == "notation":
             out.append(f"- {head}: {marked(c['words'])}")
         elif c["kind"] == "added":
@@ -261,23 +280,26 @@ def render_trace(report: dict[str, Any]) -> str:
     for span in report["english"]:
         when = span["from"] if span["from"] == span["to"] else f"{span['from']} – {span['to']}"
         text = marked(span["words"]) if span.get("words") else md(span["text"])
-        rows.append([when, f"`{span['label'] or '-'}`", span["event"], text])
+        rows.append([when, f"`{span['label'] or '(unnumbered)'}`", span["event"], text])
     out.append(_table(["editions", "label", "event", "text"], rows))
     if report["copies"]:
         out += ["", "## Undated English copies", ""]
         for u in report["copies"]:
-            c = u["closest"] or {}
-            out.append(
-                f"- {md(u['edition']['slug'])} `{u['label']}`: closest to "
-                f"{c.get('from')} – {c.get('to')} ({u['similarity']:.0%})"
+            c = u["closest"]
+            near = (
+                f"closest to {c['from']} – {c['to']} ({u['similarity']:.0%})"
+                if c
+                else "close to no official edition"
             )
+            out.append(f"- {md(u['edition']['slug'])} `{u['label'] or '(unnumbered)'}`: {near}")
     if report["translations"]:
         out += ["", "## Translations", ""]
         rows = [
             [
                 md(t["edition"]["slug"]),
                 t["language"],
-                f"`{t['label']}`" + ("\\*" if t["label_inferred"] else ""),
+                f"`{t['label'] or '(unnumbered)'}`"
+                + ("\\*" if t["label"] and t["label_inferred"] else ""),
                 md(t["text"]),
             ]
             for t in report["translations"]

@@ -1,7 +1,13 @@
-"""Terminal rendering of the reports: tables, word diffs marked like `git diff --word-diff`.
+"""Terminal rendering of the reports: tables fitted to the width, word diffs marked.
 
-Colour only when asked (the CLI passes use_colour(): a tty and no NO_COLOR). Without colour,
-changes read as [-removed-]{+added+}, which survives copy-paste and grep.
+Every renderer takes the report's JSON form, its strings already made visible by the
+terminal sanitiser (render_report does it), and the width to lay out in (cli.py passes
+render.output_width(): the terminal's, $COLUMNS, else 80).
+
+Word diffs: in colour on a terminal (red removed, green added; cli.py passes use_colour():
+a tty and no NO_COLOR). Otherwise the changes read as ⟦-removed-⟧⟦+added+⟧: brackets that
+occur in no edition of the rules (tests/test_terminal.py checks every edition of the corpus
+and of the archive), unlike git's [-…-]{+…+}, which collide with loyalty costs such as [-X].
 """
 
 from __future__ import annotations
@@ -9,10 +15,24 @@ from __future__ import annotations
 from typing import Any
 
 from ..render import bold, dim, table, wrap
-from .common import edition_gaps, update_item_name, update_sections
+from ..text.width import wrap_lines
+from .common import (
+    change_sides,
+    clause_name,
+    edition_gaps,
+    shown_label,
+    update_from_name,
+    update_item_name,
+    update_sections,
+)
 from .worddiff import condensed
 
 _RED, _GREEN, _RESET = "\x1b[31m", "\x1b[32m", "\x1b[0m"
+# The markers of a word diff without colour. Each pair is two characters that occur in no
+# edition of the Comprehensive Rules (see the module docstring).
+DELETED = ("⟦-", "-⟧")
+INSERTED = ("⟦+", "+⟧")
+WIDTH = 80
 
 
 def marked(ops: list[dict[str, str]], colour: bool) -> str:
@@ -23,10 +43,18 @@ def marked(ops: list[dict[str, str]], colour: bool) -> str:
             out.append(op["a"])
             continue
         if op["a"]:
-            out.append(f"{_RED}{op['a']}{_RESET}" if colour else f"[-{op['a']}-]")
+            out.append(f"{_RED}{op['a']}{_RESET}" if colour else DELETED[0] + op["a"] + DELETED[1])
         if op["b"]:
-            out.append(f"{_GREEN}{op['b']}{_RESET}" if colour else f"{{+{op['b']}+}}")
+            out.append(
+                f"{_GREEN}{op['b']}{_RESET}" if colour else INSERTED[0] + op["b"] + INSERTED[1]
+            )
     return "".join(out)
+
+
+def diff_legend(colour: bool) -> str:
+    if colour:
+        return f"Word changes: {_RED}removed{_RESET} {_GREEN}added{_RESET}."
+    return f"Word changes: {DELETED[0]}removed{DELETED[1]} {INSERTED[0]}added{INSERTED[1]}."
 
 
 def _short(label: str | None, rule: str) -> str:
@@ -48,21 +76,34 @@ def _slug(e: dict[str, Any]) -> str:
     return e.get("slug") or str(e["id"])
 
 
-def _notes(report: dict[str, Any]) -> list[str]:
-    return ["", *(f"Note: {n}" for n in report["notes"])] if report.get("notes") else []
+def _notes(report: dict[str, Any], width: int) -> list[str]:
+    if not report.get("notes"):
+        return []
+    return [
+        "",
+        *(line for n in report["notes"] for line in wrap_lines(f"Note: {n}", width, "", "  ")),
+    ]
 
 
-def render_rule_drift(report: dict[str, Any], colour: bool = False) -> str:
+def _list(head: str, items: list[str], width: int, indent: str = "  ") -> list[str]:
+    """A long list as a wrapped paragraph: "head: a, b, c" over as many lines as needed."""
+    return wrap_lines(head + ", ".join(items), width, indent, indent + "  ")
+
+
+def render_rule_drift(report: dict[str, Any], colour: bool = False, width: int = WIDTH) -> str:
     rule, ref = report["rule"], str(report["reference"])
     eds = _editions(report)
     rows = report["rows"]
     out = [
         bold(f"Coverage of rule {rule} against {_slug(eds[ref])} (reference)", colour),
-        dim(
-            "One row per edition, one column per clause of the reference. "
-            "· same label, a letter = that edition's label for the clause, - missing, "
-            "* label inferred by the aligner (the source has none).",
-            colour,
+        *(
+            dim(line, colour)
+            for line in wrap_lines(
+                "One row per edition, one column per clause of the reference. "
+                "· same label, a letter = that edition's label for the clause, - missing, "
+                "* label inferred by the aligner (the source has none).",
+                width,
+            )
         ),
         "",
     ]
@@ -84,25 +125,28 @@ def render_rule_drift(report: dict[str, Any], colour: bool = False) -> str:
                 cells.append(_short(v, rule) + star)
         lacks = "ref" if eid == ref else len(report["missing"].get(eid, []))
         body.append([_slug(e), e["language"], *cells, lacks])
-    out.append(table(headers, body))
+    # One space between columns: a column per clause, of one or two characters each.
+    out.append(table(headers, body, width, optional=("lang",), gap=1))
 
     for _eid, e, lacks, moved, texts in edition_gaps(report, eds, ref):
         out.append("")
         out.append(bold(f"{_slug(e)} [{e['language']}]", colour))
         if lacks:
-            out.append(f"  lacks {len(lacks)}: {', '.join(lacks)}")
+            out += _list(f"lacks {len(lacks)}: ", lacks, width)
             if e["language"] != "en":
                 # What the translator has to translate: the reference wording.
                 for key in lacks:
                     out.append(f"    {key}")
-                    out.append(wrap(texts.get(key, ""), "      "))
+                    out.append(wrap(texts.get(key) or "", "      ", width))
         if moved:
-            out.append(
-                "  renumbered: "
-                + ", ".join(
-                    f"its {m['from']} is {m['to']}" + ("*" if m.get("inferred") else "")
+            out += _list(
+                "renumbered: ",
+                [
+                    f"its {shown_label(m['from'])} is {shown_label(m['to'])}"
+                    + ("*" if m.get("inferred") else "")
                     for m in moved
-                )
+                ],
+                width,
             )
     extra = report.get("extra_rows") or []
     if extra:
@@ -111,24 +155,28 @@ def render_rule_drift(report: dict[str, Any], colour: bool = False) -> str:
         out += ["", bold(f"Not in {_slug(eds[ref])} ({len(extra)})", colour)]
         for r in extra:
             holders = [_slug(eds[k]) for k, v in r["cells"].items() if v is not None and k in eds]
-            out.append(
-                f"  {r['key'] or '?'}: in {len(holders)} edition{'' if len(holders) == 1 else 's'} ({', '.join(holders[:4])}"
-                + (", ..." if len(holders) > 4 else "")
-                + ")"
+            n = len(holders)
+            out += wrap_lines(
+                f"{r['key'] or 'an unnumbered clause'}: in {n} edition{'' if n == 1 else 's'} "
+                f"({', '.join(holders[:4])}{', ...' if n > 4 else ''})",
+                width,
+                "  ",
+                "    ",
             )
-    out += _checks_block(report["checks"], eds, colour)
+    out += _checks_block(report["checks"], eds, colour, width)
     s = report["summary"]
     out.append("")
-    out.append(
+    out += wrap_lines(
         f"{s['editions_lacking']} edition(s) lack {s['clauses_missing']} clauses in all; "
-        f"{s['renumbered']} renumberings; checks: {s['errors']} errors, {s['warnings']} warnings."
+        f"{s['renumbered']} renumbered; checks: {s['errors']} errors, {s['warnings']} warnings.",
+        width,
     )
-    out += _notes(report)
+    out += _notes(report, width)
     return "\n".join(out)
 
 
 def _checks_block(
-    checks: list[dict[str, Any]], eds: dict[str, dict[str, Any]], colour: bool
+    checks: list[dict[str, Any]], eds: dict[str, dict[str, Any]], colour: bool, width: int
 ) -> list[str]:
     if not checks:
         return []
@@ -138,7 +186,7 @@ def _checks_block(
         rows.append(
             [
                 _slug(e) if e else c["edition"],
-                c.get("label") or c.get("key") or "",
+                c.get("label") or c.get("key") or clause_name(None, c.get("kind")),
                 c["severity"],
                 c["check"],
                 c["message"],
@@ -147,50 +195,78 @@ def _checks_block(
     return [
         "",
         bold("Checks", colour),
-        table(["edition", "clause", "severity", "check", "message"], rows),
+        table(["edition", "clause", "severity", "check", "message"], rows, width),
     ]
 
 
-def render_edition_drift(report: dict[str, Any], colour: bool = False) -> str:
+def _item_name(m: dict[str, Any]) -> str:
+    return clause_name(m.get("label"), m.get("kind"), term=m.get("term"), parent=m.get("parent"))
+
+
+def render_edition_drift(report: dict[str, Any], colour: bool = False, width: int = WIDTH) -> str:
     e, ref = report["edition"], report["reference"]
     s = report["summary"]
     out = [
         bold(f"{e['slug']} against {ref['slug']}", colour),
-        f"{s['matched']} clauses paired, {s['missing']} missing, {s['added']} added, "
-        f"{s['renumbered']} renumbered; checks: {s['errors']} errors, {s['warnings']} warnings.",
+        *wrap_lines(
+            f"{s['matched']} clauses paired, {s['missing']} missing, {s['added']} added, "
+            f"{s['renumbered']} renumbered; checks: {s['errors']} errors, "
+            f"{s['warnings']} warnings.",
+            width,
+        ),
     ]
     if report["missing"]:
         out += ["", bold(f"Missing from {e['slug']} ({len(report['missing'])})", colour)]
         for m in report["missing"]:
-            out.append(f"  {m['label'] or '(' + m['kind'] + ' of ' + str(m['parent']) + ')'}")
-            out.append(wrap(m["text"], "      "))
+            out.append(f"  {_item_name(m)}")
+            out.append(wrap(m["text"], "      ", width))
     if report["added"]:
         out += ["", bold(f"Only in {e['slug']} ({len(report['added'])})", colour)]
         for m in report["added"]:
-            out.append(f"  {m['label'] or '(' + m['kind'] + ' of ' + str(m['parent']) + ')'}")
-            out.append(wrap(m["text"], "      "))
+            out.append(f"  {_item_name(m)}")
+            out.append(wrap(m["text"], "      ", width))
     if report["renumbered"]:
-        out += ["", bold("Renumbered", colour)]
-        out.append("  " + ", ".join(f"its {r['from']} is {r['to']}" for r in report["renumbered"]))
+        out += ["", bold(f"Renumbered ({len(report['renumbered'])})", colour)]
+        out += _list(
+            "",
+            [
+                f"its {shown_label(r['from'])} is {shown_label(r['to'])}"
+                for r in report["renumbered"]
+            ],
+            width,
+        )
     eds = {str(e["id"]): e}
-    out += _checks_block(report["checks"], eds, colour)
-    out += _notes(report)
+    out += _checks_block(report["checks"], eds, colour, width)
+    out += _notes(report, width)
     return "\n".join(out)
 
 
-def render_update(report: dict[str, Any], colour: bool = False) -> str:
+def render_update(report: dict[str, Any], colour: bool = False, width: int = WIDTH) -> str:
     t, n, src, s = report["edition"], report["reference"], report["source"], report["summary"]
     out = [
         bold(f"Bringing {t['slug']} up to {n['slug']}", colour),
-        f"Made from {src['slug']} ({src['how']}: {src['why'].rstrip('.')}).",
-        f"{s['unchanged']} unchanged, {s['changed']} changed, {s['new']} new, "
-        f"{s['renumbered']} renumbered, {s['removed']} removed; "
-        f"checks: {s['errors']} errors, {s['warnings']} warnings.",
+        *wrap_lines(f"Made from {src['slug']} ({src['how']}: {src['why'].rstrip('.')}).", width),
+        *(
+            wrap_lines(
+                f"It covers {report['scope']['covers']}: brought up to date on that part of "
+                f"{n['slug']}.",
+                width,
+            )
+            if report.get("scope") and not report["scope"]["whole"]
+            else []
+        ),
+        *wrap_lines(
+            f"{s['unchanged']} unchanged, {s['changed']} changed, {s['new']} new, "
+            f"{s['renumbered']} renumbered, {s['removed']} removed; "
+            f"checks: {s['errors']} errors, {s['warnings']} warnings.",
+            width,
+        ),
     ]
     if s.get("direct"):
-        out.append(
-            f"{s['direct']} clauses of the translation have no partner in {src['slug']}: matched "
-            f"with {n['slug']} directly (lower confidence, marked ~)."
+        out += wrap_lines(
+            f"{s['direct']} clauses of the translation have no partner in {src['slug']}: "
+            f"matched with {n['slug']} directly (lower confidence, marked ~).",
+            width,
         )
     sections = update_sections(report)
     name = update_item_name
@@ -200,12 +276,13 @@ def render_update(report: dict[str, Any], colour: bool = False) -> str:
         for i in new:
             gap = "  [the translation lacked it already]" if i.get("gap") else ""
             out.append(f"  {name(i)}{gap}")
-            out.append(wrap(i["english"], "      "))
+            out.append(wrap(i["english"] or "", "      ", width))
     changed_items = sections["changed"]
     if changed_items:
         out += [
             "",
             bold(f"Changed in the English since {src['slug']} ({len(changed_items)})", colour),
+            diff_legend(colour),
         ]
         for i in changed_items:
             moved = (
@@ -214,65 +291,80 @@ def render_update(report: dict[str, Any], colour: bool = False) -> str:
                 else ""
             )
             mark = " ~" if i["confidence"] == "direct" else ""
-            out.append(f"  {name(i)}{moved}{mark}: {i.get('gist') or ''}")
+            gist = f": {i['gist']}" if i.get("gist") else ""
+            out += wrap_lines(f"{name(i)}{moved}{mark}{gist}", width, "  ", "    ")
             if i.get("english_diff"):
-                out.append(wrap(marked(condensed(i["english_diff"]), colour), "      "))
-            out.append(wrap("now: " + (i["translation"] or ""), "      "))
+                out.append(wrap(marked(condensed(i["english_diff"]), colour), "      ", width))
+            now = i["translation"] or "(the translation has no text for it)"
+            out.append(wrap("now: " + now, "      ", width))
     renumbered = sections["renumbered"]
     if renumbered:
         out += ["", bold(f"Renumbered ({len(renumbered)})", colour)]
-        out.append(wrap(", ".join(f"{i['from_label']} -> {i['label']}" for i in renumbered), "  "))
+        out += _list("", [f"{update_from_name(i)} -> {name(i)}" for i in renumbered], width)
     if report["removed"]:
         out += ["", bold(f"Removed from the English: delete ({len(report['removed'])})", colour)]
         for i in report["removed"]:
             out.append(f"  {name(i)}")
-            out.append(wrap(i["translation"] or i["english"], "      "))
+            out.append(wrap(i["translation"] or i["english"] or "", "      ", width))
     d = report["defects"]
-    if d["mislabels"] or d["gaps"] or d["untranslated"]:
+    if d["mislabels"] or d["gaps"] or d["untranslated"] or d.get("duplicate_labels"):
         out += ["", bold("The translation's own defects", colour)]
         for m in d["mislabels"]:
-            out.append(f"  mislabel: its {m['label']} is {m['expected']} in {src['slug']}")
+            out += wrap_lines(
+                f"mislabel: its {m['label']} is {m['expected']} in {src['slug']}", width, "  "
+            )
+        for lab in d.get("duplicate_labels") or []:
+            out.append(f"  duplicate label: {lab}")
         for g in d["gaps"]:
-            out.append(f"  gap: it lacks {g['label'] or 'glossary: ' + str(g['term'])}")
+            gap = clause_name(
+                g.get("label"), "glossary" if g.get("term") else "rule", term=g.get("term")
+            )
+            out.append(f"  gap: it lacks {gap}")
         if d["untranslated"]:
-            out.append("  still in English: " + ", ".join(d["untranslated"]))
-    out += _checks_block(report["checks"], {str(t["id"]): t}, colour)
+            out += _list("still in English: ", d["untranslated"], width)
+    out += _checks_block(report["checks"], {str(t["id"]): t}, colour, width)
     return "\n".join(out)
 
 
-def render_diff(report: dict[str, Any], colour: bool = False) -> str:
+def render_diff(report: dict[str, Any], colour: bool = False, width: int = WIDTH) -> str:
     a, b, s = report["a"], report["b"], report["summary"]
     scope = f" (rule {report['rule']})" if report.get("rule") else ""
     out = [
         bold(f"{a['slug']} -> {b['slug']}{scope}", colour),
-        f"{s['changed']} reworded, {s['moved']} moved, {s['added']} added, "
-        f"{s['removed']} removed, {s.get('notation', 0)} in notation only, "
-        f"{s['unchanged']} unchanged.",
+        *wrap_lines(
+            f"{s['changed']} reworded, {s['moved']} renumbered, {s['added']} added, "
+            f"{s['removed']} removed, {s.get('notation', 0)} in notation only, "
+            f"{s['unchanged']} unchanged.",
+            width,
+        ),
     ]
+    if report["changes"]:
+        out.append(diff_legend(colour))
     marks = {"changed": "~", "moved": ">", "added": "+", "removed": "-"}
     notation = [c for c in report["changes"] if c["kind"] == "notation"]
     for c in report["changes"]:
         if c["kind"] == "notation" and len(notation) > NOTATION_SHOWN:
             continue
         mark = marks.get(c["kind"], "=")
+        old, new = change_sides(c)
         if c["kind"] == "moved":
-            head = f"{c['from']} -> {c['to']}  moved"
+            head = f"{old} -> {new}  renumbered"
             if c.get("wording_changed"):
                 head += " and reworded"
         else:
-            label = c["to"] or c["from"] or f"({c['clause_kind']} of {c['parent']})"
+            label = old if c["kind"] == "removed" else new
             head = f"{label}  {'reworded' if c['kind'] == 'changed' else c['kind']}"
         out.append("")
-        out.append(bold(f"{mark} {head}", colour))
+        out += [bold(line, colour) for line in wrap_lines(f"{mark} {head}", width, "", "    ")]
         if c.get("words") is not None and (c.get("wording_changed") or c["kind"] == "notation"):
-            out.append(wrap(marked(c["words"], colour), "    "))
+            out.append(wrap(marked(c["words"], colour), "    ", width))
         elif c["kind"] == "added":
-            out.append(wrap(c["b_text"], "    "))
+            out.append(wrap(c["b_text"] or "", "    ", width))
         elif c["kind"] == "removed":
-            out.append(wrap(c["a_text"], "    "))
+            out.append(wrap(c["a_text"] or "", "    ", width))
     if len(notation) > NOTATION_SHOWN:
         out += ["", bold(f"= notation only ({len(notation)}; --format json has each):", colour)]
-        out.append(wrap(", ".join(notation_labels(notation)), "    "))
+        out.append(wrap(", ".join(notation_labels(notation)), "    ", width))
     if not report["changes"]:
         out.append("\nNo differences.")
     return "\n".join(out)
@@ -284,35 +376,46 @@ NOTATION_SHOWN = 10
 
 
 def notation_labels(changes: list[dict[str, Any]]) -> list[str]:
-    return [c["to"] or c["from"] or f"({c['clause_kind']})" for c in changes]
+    return [change_sides(c)[1] for c in changes]
 
 
-def render_trace(report: dict[str, Any], colour: bool = False) -> str:
+def render_trace(report: dict[str, Any], colour: bool = False, width: int = WIDTH) -> str:
     out = [bold(f"Trace of {report['clause']} (today {report['key']})", colour), ""]
     out.append(bold("English, official editions", colour))
+    if any(span.get("words") for span in report["english"]) or any(
+        u.get("words") for u in report["copies"]
+    ):
+        out.append(diff_legend(colour))
     for span in report["english"]:
         when = span["from"] if span["from"] == span["to"] else f"{span['from']}..{span['to']}"
-        out.append(f"  {when}  {span['label'] or '-'}  {span['event']}")
+        out.append(f"  {when}  {span['label'] or '(unnumbered)'}  {span['event']}")
         if not span["text"]:
             continue
         if span.get("words"):
-            out.append(wrap(marked(span["words"], colour), "      "))
+            out.append(wrap(marked(span["words"], colour), "      ", width))
         else:
-            out.append(wrap(span["text"], "      "))
+            out.append(wrap(span["text"], "      ", width))
     if report["copies"]:
         out += ["", bold("English copies (scraped pages)", colour)]
         for u in report["copies"]:
             c = u["closest"]
             near = f"closest to {c['from']}..{c['to']} ({u['similarity']:.0%})" if c else ""
-            out.append(f"  {u['edition']['slug']}  {u['label'] or '-'}  {near}")
+            out += wrap_lines(
+                f"{u['edition']['slug']}  {u['label'] or '(unnumbered)'}  {near}".rstrip(),
+                width,
+                "  ",
+                "    ",
+            )
             if u.get("words"):
-                out.append(wrap(marked(u["words"], colour), "      "))
+                out.append(wrap(marked(u["words"], colour), "      ", width))
     if report["translations"]:
         out += ["", bold("Translations", colour)]
         for t in report["translations"]:
             e = t["edition"]
-            label = (t["label"] or "-") + ("*" if t["label_inferred"] else "")
+            label = (t["label"] or "(unnumbered)") + (
+                "*" if t["label"] and t["label_inferred"] else ""
+            )
             extra = f"  {t['event']}" if t.get("event") else ""
             out.append(f"  {e['slug']}  [{t['language']}]  {label}{extra}")
-            out.append(wrap(t["text"], "      "))
+            out.append(wrap(t["text"] or "", "      ", width))
     return "\n".join(out)

@@ -26,6 +26,7 @@ from sqlalchemy.orm import Session
 
 from ..align.glossary import term_key
 from ..align.reference import SourceChoice, find_source
+from ..align.scope import Scope, covered_scope
 from ..errors import QueryError
 from ..record import INTERNAL, OPTIONAL, Record
 from ..store.queries import ClauseView, EditionInfo, edition_clauses, find_edition, list_editions
@@ -90,6 +91,8 @@ class UpdateReport(Record):
     added: list[DriftClause]  # clauses of T with no counterpart in N
     defects: Defects
     checks: list[qa.Finding]
+    # The part of the rules T covers (align/scope.py); the report is about that part of N.
+    scope: Scope | None = None
 
     @property
     def missing(self) -> list[DriftClause]:
@@ -170,6 +173,7 @@ class UpdateReport(Record):
             "removed": [i.as_json() for i in self.removed],
             "checks": [f.as_json() for f in self.checks],
             "defects": self.defects.as_json(),
+            **({"scope": self.scope.as_json()} if self.scope is not None else {}),
             "summary": self.summary(),
             "clauses": [i.as_json() for i in self.clauses],
         }
@@ -288,22 +292,20 @@ def update_report(
         )
 
     t_clauses = _translatable(edition_clauses(session, target.id))
-    s_clauses = _translatable(edition_clauses(session, src.id))
-    n_clauses = (
-        s_clauses
-        if reference.id == src.id
-        else _translatable(edition_clauses(session, reference.id))
+    s_all = _translatable(edition_clauses(session, src.id))
+    n_all = (
+        s_all if reference.id == src.id else _translatable(edition_clauses(session, reference.id))
     )
-    # A page that translates a few rules (a forum post on 107.3) is brought up to date on
-    # those rules, not blamed for the 4,000 others.
-    from ..align.edition import fragment_scope
-
-    n_scope = fragment_scope(t_clauses, n_clauses)
-    if n_scope is not None:
-        n_clauses = [n_clauses[k] for k in n_scope]
-    s_scope = fragment_scope(t_clauses, s_clauses)
-    if s_scope is not None:
-        s_clauses = [s_clauses[k] for k in s_scope]
+    # The part of the rules the translation covers (align/scope.py): every chapter, or whole
+    # chapters, sections or single rules. A page on 107.3 is brought up to date on 107.3, not
+    # blamed for the 4,000 other clauses; a translation of chapter 1 on all of chapter 1 as it
+    # is now, sections added since (123, Stickers) and rules added inside it (107.16) included.
+    scope = covered_scope(
+        [c.label or c.parent for c in t_clauses if c.kind == "rule"],
+        [c.label for c in s_all if c.kind == "rule" and c.label],
+    )
+    glossary_too = scope.whole or any(c.kind == "glossary" for c in t_clauses)
+    s_clauses = [c for c in s_all if _held(scope, c, glossary_too)]
 
     # 1. T with S. Glossary entries by term (see align/glossary.py), the rest as aligned.
     st_all = _pairs(session, src, target)
@@ -316,6 +318,8 @@ def update_report(
         _learned_terms(session, target.language, infos),
     )
     st += [(m.a, m.b, m.score) for m in st_gloss]
+    by_place = _duplicates_by_place(s_clauses, t_clauses, st)
+    st += by_place
     s_to_t, t_to_s = _index(st)
 
     # 2. S with N (nothing to align when T is brought up to its own source).
@@ -325,11 +329,21 @@ def update_report(
         sn_all = _pairs(session, src, reference)
         sn = [(a, b, sc) for a, b, sc in sn_all if a.kind != "glossary" and b.kind != "glossary"]
         sn += [
-            (m.a, m.b, m.score)
-            for m in match_same_language(_glossary(s_clauses), _glossary(n_clauses))
+            (m.a, m.b, m.score) for m in match_same_language(_glossary(s_clauses), _glossary(n_all))
         ]
-    s_to_n, n_to_s = _index(sn)
     wanted = {c.id for c in s_clauses}
+    if scope.whole:
+        n_clauses = n_all
+    else:
+        # The covered part, in N's numbering: the partners of the covered clauses of S, and
+        # what N holds in the covered chapters, sections and rules (followed through the
+        # renumbering: 2023's section 723 is 2026's 726).
+        n_scope = scope.follow(
+            (a.label or a.parent, b.label or b.parent) for a, b, _ in sn if a.kind == b.kind
+        )
+        partners = {b.id for a, b, _ in sn if a.id in wanted}
+        n_clauses = [n for n in n_all if n.id in partners or _held(n_scope, n, glossary_too)]
+    s_to_n, n_to_s = _index(sn)
     s_to_n = {
         k: [n for n in v if n.kind in UPDATED_KINDS] for k, v in s_to_n.items() if k in wanted
     }
@@ -386,13 +400,54 @@ def update_report(
         and (t.id not in t_to_s or all(s.id in removed_s for s in t_to_s[t.id]))
     ]
 
-    defects = _defects(origin, s_clauses, t_clauses, s_to_t, t_to_s)
+    defects = _defects(origin, s_clauses, t_clauses, s_to_t, t_to_s, {t.id for _, t, _ in by_place})
     findings = _checks(target, reference, items, st, s_to_n)
     defects.untranslated = sorted(
         {f.label or f.key or "" for f in findings if f.check == "untranslated"} - {""},
         key=label_sort_key,
     )
-    return UpdateReport(target, reference, origin, items, removed, added, defects, findings)
+    return UpdateReport(target, reference, origin, items, removed, added, defects, findings, scope)
+
+
+def _duplicates_by_place(
+    s_clauses: list[ClauseView],
+    t_clauses: list[ClauseView],
+    st: list[tuple[ClauseView, ClauseView, float]],
+) -> list[tuple[ClauseView, ClauseView, float]]:
+    """A rule of T printed under the label of the rule before it (the Korean 2020's second
+    101.4d, its 101.4e), unpaired, alone between two paired rules, where S has one unpaired
+    rule between the same two: that rule, by its place (the aligner does not pair clauses
+    under different labels on weak content, and a translation without numbers or references
+    is weak content). It is then listed with the mislabels."""
+    counts = Counter(t.label for t in t_clauses if t.kind == "rule" and t.label)
+    s_rules = [c for c in s_clauses if c.kind == "rule"]
+    t_rules = [c for c in t_clauses if c.kind == "rule"]
+    pos_s = {c.id: k for k, c in enumerate(s_rules)}
+    pos_t = {c.id: k for k, c in enumerate(t_rules)}
+    paired = sorted((pos_s[a.id], pos_t[b.id]) for a, b, _ in st if a.id in pos_s and b.id in pos_t)
+    from ..align.sequence import longest_increasing
+
+    anchors = longest_increasing(paired)
+    used_s = {i for i, _ in paired}
+    used_t = {j for _, j in paired}
+    out = []
+    bounds = [(-1, -1), *anchors, (len(s_rules), len(t_rules))]
+    for (a0, b0), (a1, b1) in zip(bounds, bounds[1:], strict=False):
+        gap_s = [k for k in range(a0 + 1, a1) if k not in used_s]
+        gap_t = [k for k in range(b0 + 1, b1) if k not in used_t]
+        if len(gap_s) == len(gap_t) == 1:
+            s_rule, t_rule = s_rules[gap_s[0]], t_rules[gap_t[0]]
+            if t_rule.label and counts[t_rule.label] > 1 and s_rule.label != t_rule.label:
+                out.append((s_rule, t_rule, 0.5))
+    return out
+
+
+def _held(scope: Scope, clause: ClauseView, glossary_too: bool) -> bool:
+    """Is a clause inside the part of the rules a translation covers? A glossary entry is
+    when the translation has a glossary (or is whole)."""
+    if clause.kind == "glossary":
+        return glossary_too
+    return scope.holds(clause.label or clause.parent)
 
 
 def _translatable(clauses: list[ClauseView]) -> list[ClauseView]:
@@ -498,25 +553,24 @@ def _defects(
     t_clauses: list[ClauseView],
     s_to_t: dict[int, list[ClauseView]],
     t_to_s: dict[int, list[ClauseView]],
+    duplicates_placed: set[int],
 ) -> Defects:
     rule_labels = Counter(t.label for t in t_clauses if t.kind == "rule" and t.label)
     duplicates = sorted((lab for lab, n in rule_labels.items() if n > 1), key=label_sort_key)
     mislabels = []
-    # Labels are compared only with an English of the same date: across dates they move.
-    if origin.how != "best-fit":
-        for t in t_clauses:
-            if t.kind != "rule" or not t.label:
-                continue
-            partners = [s for s in t_to_s.get(t.id, []) if s.label]
-            if partners and all(s.label != t.label for s in partners):
-                mislabels.append(
-                    {
-                        "label": t.label,
-                        "expected": partners[0].label,
-                        "kind": t.kind,
-                        "text": t.text,
-                    }
-                )
+    # Labels are compared only with an English of the same date (across dates they move),
+    # except for a label printed twice: its second rule is the one in its place.
+    same_numbering = origin.how != "best-fit"
+    for t in t_clauses:
+        if t.kind != "rule" or not t.label:
+            continue
+        if not same_numbering and t.id not in duplicates_placed:
+            continue
+        partners = [s for s in t_to_s.get(t.id, []) if s.label]
+        if partners and all(s.label != t.label for s in partners):
+            mislabels.append(
+                {"label": t.label, "expected": partners[0].label, "kind": t.kind, "text": t.text}
+            )
     gaps = [
         {"label": s.label, "kind": s.kind, "term": s.term, "english": s.norm}
         for s in s_clauses

@@ -37,10 +37,8 @@ def word_diff(a: str, b: str) -> list[dict[str, str]]:
 @lru_cache(maxsize=16384)
 def _word_ops(a: str, b: str) -> tuple[tuple[str, str, str], ...]:
     ta, tb = tokenize(a), tokenize(b)
-    # autojunk off: long rules repeat "the" and "X" often; junk heuristics would hide edits.
-    sm = difflib.SequenceMatcher(None, ta, tb, autojunk=False)
     ops: list[dict[str, str]] = []
-    for tag, i1, i2, j1, j2 in sm.get_opcodes():
+    for tag, i1, i2, j1, j2 in _opcodes(ta, tb):
         sa, sb = "".join(ta[i1:i2]), "".join(tb[j1:j2])
         if tag == "equal" and ops and ops[-1]["op"] != "equal" and not sa.strip():
             # a lone space between two edits joins them
@@ -59,6 +57,39 @@ def _word_ops(a: str, b: str) -> tuple[tuple[str, str, str], ...]:
         if op["op"] != "equal":
             op["op"] = "replace" if op["a"] and op["b"] else ("delete" if op["a"] else "insert")
     return tuple((op["op"], op["a"], op["b"]) for op in ops)
+
+
+def _opcodes(ta: list[str], tb: list[str]) -> list[tuple[str, int, int, int, int]]:
+    """difflib's opcodes from ``ta`` to ``tb``, with the tokens both share at the start and
+    at the end set aside first: a rule reworded in one place is two long equal runs around
+    a short edit, and difflib's longest-match search over the whole of both texts is what
+    makes a site build slow (9,908 word diffs of the corpus: 3.7 s, 1.2 s trimmed; 92% of
+    them come out identical, the others place a space on the other side of the edit)."""
+    n = min(len(ta), len(tb))
+    head = 0
+    while head < n and ta[head] == tb[head]:
+        head += 1
+    tail = 0
+    while tail < n - head and ta[-1 - tail] == tb[-1 - tail]:
+        tail += 1
+    ea, eb = len(ta) - tail, len(tb) - tail
+    out: list[tuple[str, int, int, int, int]] = []
+    if head:
+        out.append(("equal", 0, head, 0, head))
+    # autojunk off: long rules repeat "the" and "X" often; junk heuristics would hide edits.
+    middle = difflib.SequenceMatcher(None, ta[head:ea], tb[head:eb], autojunk=False)
+    for tag, i1, i2, j1, j2 in middle.get_opcodes():
+        op = (tag, i1 + head, i2 + head, j1 + head, j2 + head)
+        if tag == "equal" and out and out[-1][0] == "equal":
+            out[-1] = ("equal", out[-1][1], op[2], out[-1][3], op[4])
+        else:
+            out.append(op)
+    if tail:
+        if out and out[-1][0] == "equal":
+            out[-1] = ("equal", out[-1][1], len(ta), out[-1][3], len(tb))
+        else:
+            out.append(("equal", ea, len(ta), eb, len(tb)))
+    return out
 
 
 def condensed(ops: list[dict[str, str]], context: int = 8) -> list[dict[str, str]]:

@@ -3,9 +3,11 @@ indented beneath each hit. No click here (only cli.py imports it)."""
 
 from __future__ import annotations
 
-from ..render import bold, char_columns, dim, wrap
-from ..text.fold import fold_words, has_han
+from ..render import bold, dim, wrap
+from ..text.fold import fold_words
 from ..text.language import same_tag
+from ..text.terminal import visible
+from ..text.width import wrap_lines
 from .highlight import highlight_spans
 from .results import Hit, SearchResult
 
@@ -26,32 +28,17 @@ def _mark(text: str, words: list[str], colour: bool) -> str:
     return "".join(out)
 
 
-WIDTH = 100
+WIDTH = 80
 
 
-def _columns(ch: str) -> int:
-    if ch in (_ON, _OFF):
-        return 0
-    return char_columns(ch)
-
-
-def _wrap(text: str, indent: str) -> str:
-    """textwrap only breaks at spaces, and Chinese has none: cut it by display columns
-    (two per Han character) instead."""
-    if not has_han(text):
-        return wrap(text, indent, WIDTH)
-    lines = []
-    for paragraph in text.split("\n"):
-        line, used = indent, len(indent)
-        for ch in paragraph:
-            w = _columns(ch)
-            if used + w > WIDTH and line.strip():
-                lines.append(line)
-                line, used = indent, len(indent)
-            line += ch
-            used += w
-        lines.append(line)
-    return "\n".join(lines)
+def _wrap(text: str, indent: str, width: int) -> str:
+    """Wrapped by display columns (render.wrap: CJK breaks between characters, kinsoku);
+    the highlight placeholders take no column until painted."""
+    return (
+        wrap(text.replace(_ON, "\x1b[1m").replace(_OFF, "\x1b[0m"), indent, width)
+        .replace("\x1b[1m", _ON)
+        .replace("\x1b[0m", _OFF)
+    )
 
 
 def _paint(text: str) -> str:
@@ -88,20 +75,17 @@ def relevance_bar(relevance: float, cells: int = 5) -> str:
     return "■" * full + "□" * (cells - full) + f" {round(relevance * 100)}%"
 
 
-def _hit_block(n: int, hit: Hit, result: SearchResult, colour: bool) -> list[str]:
+def _hit_block(n: int, hit: Hit, result: SearchResult, colour: bool, width: int) -> list[str]:
     fuzzy = "  [fuzzy]" if hit.fuzzy else ""
     partial = "  [some words]" if hit.partial else ""
     where = _where(hit.label, hit.kind, hit.term, hit.label_inferred)
-    head = f"{n}. {where}  {hit.edition}  [{hit.language}]"
+    head = visible(f"{n}. {where}  {hit.edition}  [{hit.language}]")
     gone = f"  [obsolete: last in {hit.last_date or hit.edition}]" if hit.obsolete else ""
-    lines = [
-        bold(head, colour)
-        + dim(f"  {relevance_bar(hit.relevance)}{_also(hit)}", colour)
-        + gone
-        + fuzzy
-        + partial
-    ]
-    lines.append(_paint(_wrap(_mark(hit.text, hit.words, colour), "     ")))
+    first = bold(head, colour) + dim(
+        visible(f"  {relevance_bar(hit.relevance)}{_also(hit)}"), colour
+    )
+    lines = wrap_lines(first + gone + fuzzy + partial, width, "", "     ")
+    lines.append(_paint(_wrap(_mark(visible(hit.text), hit.words, colour), "     ", width)))
     for a in hit.aligned:
         words = [
             w
@@ -111,32 +95,46 @@ def _hit_block(n: int, hit: Hit, result: SearchResult, colour: bool) -> list[str
             for w in fold_words(f)
         ]
         tag = f"{a.language} {_where(a.label, a.kind, a.term, a.label_inferred)}  {a.edition}"
-        lines.append("     " + dim(f"{tag}  (by {a.via})", colour))
-        lines.append(_paint(_wrap(_mark(a.text, words, colour), "       ")))
+        lines.append("     " + dim(visible(f"{tag}  (by {a.via})"), colour))
+        lines.append(_paint(_wrap(_mark(visible(a.text), words, colour), "       ", width)))
     return lines
 
 
-def render_search(result: SearchResult, colour: bool = False) -> str:
+def render_search(
+    result: SearchResult, colour: bool = False, width: int = WIDTH, *, hint: str | None = None
+) -> str:
+    """The hits for a terminal, laid out in ``width`` columns; every text from the store
+    or the query is sanitised (text/terminal.py) before the highlight colour is added.
+    ``hint``: what to say when a rule number finds nothing (store.queries.rule_not_found:
+    whether the number ever existed, the nearest ones that did)."""
     out: list[str] = []
     if result.translations:
         forms = " · ".join(f"{lang} {' / '.join(fs)}" for lang, fs in result.translations.items())
-        out.append(dim(f"termbase: {forms}", colour))
+        out.append(dim(wrap(visible(f"termbase: {forms}"), "", width), colour))
     if result.fuzzy_words:
         fixes = ", ".join(f"{w} → {' / '.join(alts)}" for w, alts in result.fuzzy_words.items())
-        out.append(f"No exact match for every word; fuzzy hits use: {fixes}")
-    if not result.hits and result.mode == "rule":
         out.append(
-            f"No edition (of those searched) has rule {result.words[0]}. Rules before July "
-            "2009 used other numbers; try: mtgrules search WORDS"
+            wrap(visible(f"No exact match for every word; fuzzy hits use: {fixes}"), "", width)
         )
+    if not result.hits and result.mode == "rule":
+        message = hint or (
+            f"No edition (of those searched) has rule {result.words[0]}; try: mtgrules search WORDS"
+        )
+        out.append(wrap(visible(message[:1].upper() + message[1:]), "", width))
         return "\n".join(out)
     if not result.hits:
         out.append(
-            f"Nothing matches '{result.query}'. Try fewer words, another language, "
-            "or drop --lang/--edition/--kind."
+            wrap(
+                visible(
+                    f"Nothing matches '{result.query}'. Try fewer words, another language, "
+                    "or drop --lang/--edition/--kind."
+                ),
+                "",
+                width,
+            )
         )
         return "\n".join(out)
     for n, hit in enumerate(result.hits, 1):
-        out += _hit_block(n, hit, result, colour)
+        out += _hit_block(n, hit, result, colour, width)
         out.append("")
     return "\n".join(out).rstrip()

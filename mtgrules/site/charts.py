@@ -28,10 +28,27 @@ class GrowthPoint:
 
 @dataclass
 class CoverageBar:
+    """One translation: its coverage of today's English (the bar), and of the English it
+    was made from (the second figure, when that is another edition)."""
+
     label: str  # the translation edition
     detail: str  # what it was compared with, in words
     covered: int
     total: int
+    own_detail: str | None = None  # its own English
+    own_covered: int = 0
+    own_total: int = 0
+
+    @property
+    def own_share(self) -> float:
+        return self.own_covered / self.own_total if self.own_total else 0.0
+
+    @property
+    def second(self) -> str:
+        """The coverage of its own English, when that is another edition than the bar's."""
+        if self.own_detail is None or self.own_detail == self.detail:
+            return ""
+        return f"{self.own_share * 100:.1f}% of its own English"
 
     @property
     def share(self) -> float:
@@ -155,7 +172,7 @@ def coverage_chart(bars: list[CoverageBar], *, chart_id: str = "coverage") -> st
     beside each bar."""
     if not bars:
         return ""
-    label_w, bar_w, value_w, row_h, top = 330, 300, 190, 30, 24
+    label_w, bar_w, value_w, row_h, top = 330, 300, 380, 30, 24
     width = label_w + bar_w + value_w
     height = top + row_h * len(bars) + 10
     parts = []
@@ -169,6 +186,8 @@ def coverage_chart(bars: list[CoverageBar], *, chart_id: str = "coverage") -> st
         yy = top + i * row_h
         w = bar_w * bar.share
         value = f"{bar.share * 100:.1f}% ({number(bar.covered)} of {number(bar.total)})"
+        if bar.second:
+            value += f"; {bar.second}"
         parts.append(
             f'<text class="bar-label" x="{label_w - 8}" y="{yy + 19}" text-anchor="end">'
             f"{esc(bar.label)}</text>"
@@ -176,13 +195,19 @@ def coverage_chart(bars: list[CoverageBar], *, chart_id: str = "coverage") -> st
             f"<title>{esc(bar.label)}: {esc(value)} {esc(bar.detail)}</title></rect>"
             f'<text class="bar-value" x="{label_w + w + 6:.1f}" y="{yy + 19}">{esc(value)}</text>'
         )
-    summary = "; ".join(f"{b.label}: {b.share * 100:.1f}% of {b.detail}" for b in bars)
+    summary = "; ".join(
+        f"{b.label}: {b.share * 100:.1f}% of {b.detail}"
+        + (f" ({b.own_share * 100:.1f}% of its own English, {b.own_detail})" if b.second else "")
+        for b in bars
+    )
     return (
         f'<figure class="chart"><svg xmlns="http://www.w3.org/2000/svg" role="img" '
         f'viewBox="0 0 {width} {height}" aria-labelledby="{chart_id}-title {chart_id}-desc">'
-        f'<title id="{chart_id}-title">Coverage of each translation against its English</title>'
+        f'<title id="{chart_id}-title">Coverage of each translation against today\'s English</title>'
         f'<desc id="{chart_id}-desc">{esc(summary)}</desc>{"".join(parts)}</svg>'
-        "<figcaption>Share of the English rules and subrules that each translation has a "
-        "clause for (aligned by content, not by number). A page that quotes one rule is "
-        "measured against that rule only.</figcaption></figure>"
+        "<figcaption>Share of the rules and subrules of today's English that each "
+        "translation has a clause for (aligned by content, not by number, and followed from "
+        "the English it was made from through every English edition since); after it, the "
+        "share of the English it was made from. A page that quotes one rule is measured "
+        "against that rule only.</figcaption></figure>"
     )

@@ -57,6 +57,8 @@ class SiteData:
     glossary: dict[int, int]  # edition id -> glossary entries
     changelogs: dict[int, DiffReport] = field(default_factory=dict)  # against the previous
     coverage: dict[int, Coverage] = field(default_factory=dict)  # translations only
+    # The same translations against the newest English (today's rules).
+    coverage_newest: dict[int, Coverage] = field(default_factory=dict)
     contents: dict[int, list[ClauseView]] = field(default_factory=dict)  # shown in full
     references: dict[int, EditionInfo] = field(default_factory=dict)  # the English it follows
     files: dict[int, str] = field(default_factory=dict)  # edition id -> page path
@@ -171,18 +173,27 @@ def index_page(data: SiteData) -> str:
     if points:
         body.append("<h2>How the rules grew</h2>")
         body.append(growth_chart(points))
-    bars = [
-        CoverageBar(
-            e.slug,
-            data.coverage[e.id].detail(),
-            data.coverage[e.id].covered,
-            data.coverage[e.id].total,
+    bars = []
+    for e in _index_order(data):
+        own = data.coverage.get(e.id)
+        if own is None:
+            continue
+        now = data.coverage_newest.get(e.id, own)
+        bars.append(
+            CoverageBar(
+                e.slug,
+                now.detail(),
+                now.covered,
+                now.total,
+                own_detail=own.detail(),
+                own_covered=own.covered,
+                own_total=own.total,
+            )
         )
-        for e in _index_order(data)
-        if e.id in data.coverage
-    ]
     if bars:
-        body.append("<h2>How much of the English each translation covers</h2>")
+        newest = data.plan.newest
+        against = f" ({esc(newest.slug)})" if newest else ""
+        body.append(f"<h2>How much of today's English{against} each translation covers</h2>")
         body.append(coverage_chart(bars))
     body.append('<h2 id="editions">Every edition</h2>')
     rows = []
@@ -196,7 +207,10 @@ def index_page(data: SiteData) -> str:
             )
         elif e.id in data.coverage:
             cov = data.coverage[e.id]
-            changes = f"covers {cov.share * 100:.1f}% of {esc(cov.detail())}"
+            now = data.coverage_newest.get(e.id, cov)
+            changes = f"covers {now.share * 100:.1f}% of {esc(now.detail())}"
+            if now is not cov:
+                changes += f" ({cov.share * 100:.1f}% of its own English, {esc(cov.detail())})"
         elif e.id in data.references:
             changes = f"an English copy, compared with {esc(data.references[e.id].slug)}"
         else:
@@ -261,6 +275,9 @@ def edition_page(data: SiteData, info: EditionInfo) -> str:
         )
     coverage = data.coverage.get(info.id)
     if coverage is not None:
+        now = data.coverage_newest.get(info.id)
+        if now is not None and now is not coverage:
+            body.append(_newest_section(data, info, now, depth))
         body.append(_coverage_section(data, coverage, depth))
     clauses = data.contents.get(info.id)
     if clauses is not None:
@@ -390,7 +407,7 @@ def _changelog(data: SiteData, log: DiffReport, depth: int) -> str:
             out.append(_legend())
         out.append(table(["Old number", "New number", "Kind", "Wording"], rows, class_="changes"))
     else:
-        out.append("<p>None.</p>")
+        out.append("<p>No clause.</p>")
     return "\n".join(out)
 
 
@@ -404,12 +421,12 @@ def _change_table(
     legend: bool = False,
     note: str | None = None,
 ) -> list[str]:
-    """One section of a changelog: its heading, then a table of its clauses (or "None.")."""
+    """One section of a changelog: its heading, then a table of its clauses (or "No clause.")."""
     out = [f'<h3 id="{anchor}">{esc(title)}</h3>']
     if note:
         out.append(f"<p>{esc(note)}</p>")
     if not changes:
-        return [*out, "<p>None.</p>"]
+        return [*out, "<p>No clause.</p>"]
     if legend:
         out.append(_legend())
     return [*out, table(headers, [row(c) for c in changes], class_="changes")]
@@ -419,6 +436,18 @@ def _legend() -> str:
     return (
         '<p class="legend">In the wording, <del>removed words</del> are struck through and '
         "<ins>added words</ins> are underlined.</p>"
+    )
+
+
+def _newest_section(data: SiteData, info: EditionInfo, cov: Coverage, depth: int) -> str:
+    """The translation against today's English: what a translator brings it up to."""
+    return (
+        f"<h2>Against today's English: {data.edition_link(cov.reference, depth)}</h2>"
+        f"<p>It has a clause for {number(cov.covered)} of the {number(cov.total)} rules and "
+        f"subrules of {esc(cov.detail())} ({cov.share * 100:.1f}%), followed from its own "
+        f"English through every English edition since; the {number(len(cov.missing))} others "
+        "are new since its English, or were left out. The work to bring it up to date, clause "
+        f"by clause: <code>mtgrules update {esc(info.slug)}</code>.</p>"
     )
 
 

@@ -168,3 +168,22 @@ class Term(Base):
     language: Mapped[str] = mapped_column(String(16))
     form: Mapped[str] = mapped_column(String(200), index=True)
     source: Mapped[str] = mapped_column(String(32))  # "termbase" (shipped) or "learned"
+
+
+class SourceChoice(Base):
+    """Which English edition a translation was made from, chosen once at ingest (by its
+    document, its date, or its content: align/dating.py) and read by every report."""
+
+    __tablename__ = "source_choice"
+
+    edition_id: Mapped[int] = mapped_column(ForeignKey("edition.id"), primary_key=True)
+    english_id: Mapped[int | None] = mapped_column(ForeignKey("edition.id"), index=True)
+    how: Mapped[str] = mapped_column(String(16))  # same-document | same-date | best-fit | none
+    why: Mapped[str] = mapped_column(Text)
+    fit: Mapped[float | None] = mapped_column(Float)
+    # What the choice was made from (the method and the English dates there were): a choice
+    # whose basis is no longer today's is made again by the next ingest.
+    basis: Mapped[str] = mapped_column(String(200))
+    # The dating with its evidence (align --date), for a choice made by content.
+    dating: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    revision_id: Mapped[int] = mapped_column(ForeignKey("revision.id"))

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import NotFoundError
 from ..record import INTERNAL, Record
-from ..text.labels import in_rule
+from ..text.labels import in_rule, label_sort_key
 from .sql import fetch, in_list, iso_date, json_list, scalar
 
 if TYPE_CHECKING:
@@ -360,11 +360,68 @@ def show_rule(
     found = [(info, every[info.id]) for info in infos if every.get(info.id)]
     if not found:
         where = f" in {edition or language}" if (edition or language) else ""
-        raise NotFoundError(
-            f"rule {rule} is in no edition{where}; rules before July 2009 used other numbers "
-            "(the X rule was 104.3c), try: mtgrules search WORDS"
-        )
+        raise rule_not_found(session, rule, as_of=as_of, where=where)
     return RuleShown(rule, [ShownEdition(info, clauses) for info, clauses in found])
+
+
+# The first edition of today's numbering (the July 2009 renumbering).
+RENUMBERING_DATE = "2009-07-11"
+_SHAPES = (re.compile(r"\d+"), re.compile(r"\d+\.\d+"), re.compile(r"\d+\.\d+[a-z]+"))
+
+
+def _shape(label: str) -> int | None:
+    return next((i for i, rx in enumerate(_SHAPES) if rx.fullmatch(label)), None)
+
+
+def rule_not_found(
+    session: Any, rule: str, *, as_of: int | None = None, where: str = ""
+) -> NotFoundError:
+    """The error for a rule no edition (of those asked for) has, with the hint that fits:
+    where the rule is when only the filters hide it (and, for a number of the numbering
+    before July 2009, how to follow it to today's); else that the number never existed in
+    the store, and the nearest numbers that did."""
+    spans: dict[str, tuple[str | None, str | None]] = {}
+    for label, first, last in fetch(
+        session,
+        "SELECT c.label, min(e.date), max(e.date) FROM clause c JOIN edition e "
+        f"ON e.id = c.edition_id WHERE {_alive_sql(as_of)} AND c.label IS NOT NULL "
+        "AND c.kind IN ('rule', 'heading') GROUP BY c.label",
+        plain=True,
+    ):
+        spans[label] = (iso_date(first), iso_date(last))
+
+    def when(label: str) -> str:
+        first, last = spans[label]
+        if last and last < RENUMBERING_DATE:
+            return f"{label} (the numbering before July 2009, until {last})"
+        return label
+
+    if rule in spans:
+        first, last = spans[rule]
+        dates = f" ({first} to {last})" if first and last and first != last else ""
+        message = f"rule {rule} is in no edition{where}; other editions have it{dates}"
+        if last and last < RENUMBERING_DATE:
+            return NotFoundError(
+                f"{message}: {rule} is a number of the numbering before July 2009 (the rules "
+                f"were renumbered then); see it with: mtgrules show {rule}"
+            )
+        return NotFoundError(f"{message}; drop --lang/--edition to see them: mtgrules show {rule}")
+    shape = _shape(rule)
+    same = sorted((lab for lab in spans if _shape(lab) == shape), key=label_sort_key)
+    key = label_sort_key(rule)
+    before = [lab for lab in same if label_sort_key(lab) < key][-1:]
+    after = [lab for lab in same if label_sort_key(lab) > key][:1]
+    near = [when(lab) for lab in before + after]
+    if not near:
+        return NotFoundError(
+            f"rule {rule} has never existed in any edition in the store; "
+            "find a rule by its words: mtgrules search WORDS"
+        )
+    return NotFoundError(
+        f"rule {rule} has never existed in any edition in the store; the nearest "
+        f"{'rules are' if len(near) > 1 else 'rule is'} {' and '.join(near)}: "
+        f"mtgrules show {(before + after)[0]}"
+    )
 
 
 @dataclass

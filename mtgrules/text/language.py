@@ -81,6 +81,32 @@ def script_of(tag: str) -> str:
     return "zh" if is_chinese(tag) else "latin"
 
 
+# Languages written in another alphabet than the Latin one, by their base tag (the script
+# subtag, when a tag has one, decides first: sr-Latn is Latin, uz-Cyrl Cyrillic).
+_WRITING = {
+    "zh": "han", "ja": "japanese", "ko": "hangul",
+    "ru": "cyrillic", "uk": "cyrillic", "bg": "cyrillic", "be": "cyrillic", "mk": "cyrillic",
+    "sr": "cyrillic", "kk": "cyrillic", "mn": "cyrillic",
+    "el": "greek", "ar": "arabic", "fa": "arabic", "he": "hebrew", "th": "thai", "hi": "devanagari",
+}  # fmt: skip
+_SCRIPT_SUBTAGS = {
+    "latn": "latin", "cyrl": "cyrillic", "grek": "greek", "arab": "arabic", "hebr": "hebrew",
+    "hans": "han", "hant": "han", "jpan": "japanese", "kore": "hangul", "hang": "hangul",
+}  # fmt: skip
+
+
+@lru_cache(maxsize=256)
+def writing_of(tag: str) -> str:
+    """The alphabet a language is written in: 'latin' (en, fr, de, pt-BR...), 'cyrillic'
+    (ru), 'greek', 'han' (Chinese), 'japanese' (kana with kanji), 'hangul' (ko)... Words can
+    be compared as look-alikes (valeur/value) only between two languages of one alphabet."""
+    parts = tag.lower().split("-")
+    for part in parts[1:]:
+        if part in _SCRIPT_SUBTAGS:
+            return _SCRIPT_SUBTAGS[part]
+    return _WRITING.get(parts[0], "latin")
+
+
 def language_order(tag: str) -> tuple[int, str]:
     """Sort key: the display order, then unknown languages alphabetically."""
     for i, known in enumerate(DISPLAY_ORDER):

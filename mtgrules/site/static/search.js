@@ -9,6 +9,24 @@
   var status = document.getElementById("status");
   if (!input || !list || !status) return;
 
+  // The query of a link (search.html?q=stack). A malformed escape (q=%, q=%E0%A4%A) is
+  // read as the characters typed rather than thrown as URIError: each valid %XX run is
+  // decoded, anything else kept as it is.
+  function decodeQuery(raw) {
+    var text = raw.replace(/\+/g, " ");
+    try {
+      return decodeURIComponent(text);
+    } catch (e) {
+      return text.replace(/(%[0-9A-Fa-f]{2})+/g, function (run) {
+        try {
+          return decodeURIComponent(run);
+        } catch (e2) {
+          return run;
+        }
+      });
+    }
+  }
+
   function fold(s) {
     return s.toLowerCase().normalize("NFKD").replace(/[\u0300-\u036f]/g, "");
   }
@@ -63,6 +81,6 @@
 
   input.addEventListener("input", run);
   var m = /[?&]q=([^&]*)/.exec(window.location.search);
-  if (m) input.value = decodeURIComponent(m[1].replace(/\+/g, " "));
+  if (m) input.value = decodeQuery(m[1]);
   run();
 })();

@@ -1,0 +1,114 @@
+"""Which edition a text was written for, from its citations.
+
+The edition in which the text's citations best exist and fit: the most cited numbers exist
+in it, and among the editions where as many exist, the most quotations beside them are its
+words (a title, "rule 418, “Continuous Effects”", is 2008's numbering; a sentence quoted
+from 2019 has 2019's wording). Among editions still equal, the newest: the text has been
+kept up to it, as far as anything in it can tell.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..record import OPTIONAL, Record
+from ..store.queries import EditionInfo
+from .citations import Quote
+from .editions import EnglishLine
+from .quotes import checkable, matches, quote_language
+
+# Quotations kept from the first pass to weigh editions (the first ones met: bounded memory).
+QUOTE_SAMPLE = 400
+
+
+@dataclass
+class Candidate(Record):
+    edition: str
+    exist: int  # citations whose number the edition has
+    fit: int  # quotations that are its words
+
+
+@dataclass
+class WrittenFor(Record):
+    edition: EditionInfo
+    inferred: bool
+    reason: str
+    candidates: list[Candidate] | None = field(default=None, metadata=OPTIONAL)
+
+    def as_json(self) -> dict[str, Any]:
+        out = super().as_json()
+        out["edition"] = self.edition.header_json()
+        return out
+
+
+@dataclass
+class Evidence:
+    """What the first pass keeps of a text's citations to infer its edition."""
+
+    counts: Counter[str] = field(default_factory=Counter)
+    quotes: list[tuple[str, Quote]] = field(default_factory=list)
+
+    def add(self, label: str, quote: Quote | None) -> None:
+        self.counts[label] += 1
+        if (
+            quote is not None
+            and len(self.quotes) < QUOTE_SAMPLE
+            and quote_language(quote) == "latin"
+            and checkable(quote)
+        ):
+            self.quotes.append((label, quote))
+
+
+def infer_written_for(line: EnglishLine, evidence: Evidence) -> WrittenFor:
+    counts = evidence.counts
+    total = sum(counts.values())
+    if not total:
+        return WrittenFor(line.newest, True, "no citations to tell from: the newest edition")
+    line.learn(counts)
+    exist: Counter[int] = Counter()
+    for label, n in counts.items():
+        for edition in line.holders(label):
+            exist[edition.id] += n
+    best = max(exist.values(), default=0)
+    if best == 0:
+        return WrittenFor(
+            line.newest,
+            True,
+            "none of the numbers cited is in any edition of the store: the newest edition",
+        )
+    tied = [e for e in line.editions if exist[e.id] == best]
+    fit: Counter[int] = Counter()
+    if len(tied) > 1 and evidence.quotes:
+        labels = sorted({label for label, _q in evidence.quotes})
+        for e in tied:
+            line.preload(e, labels)
+            fit[e.id] = sum(
+                1
+                for label, quote in evidence.quotes
+                if matches(quote, [t.text for t in line.rule_texts(e, label)])
+            )
+    order = sorted(
+        line.editions,
+        key=lambda e: (exist[e.id], fit[e.id], e.date or "", e.id),
+        reverse=True,
+    )
+    chosen = order[0]
+    parts = [f"{best:,} of {total:,} citations are to numbers {chosen.slug} has"]
+    if fit[chosen.id]:
+        parts.append(
+            f"{fit[chosen.id]} of {len(evidence.quotes)} quotations beside them are its words"
+        )
+    equal = [e for e in tied if fit[e.id] == fit[chosen.id]]
+    if len(equal) > 1:
+        parts.append(
+            f"{len(equal)} editions fit as well ({equal[0].slug} to {equal[-1].slug}): "
+            "the newest of them"
+        )
+    else:
+        runner = next((e for e in order[1:]), None)
+        if runner is not None:
+            parts.append(f"next best: {runner.slug} with {exist[runner.id]:,}")
+    candidates = [Candidate(e.slug, exist[e.id], fit[e.id]) for e in order[:3]]
+    return WrittenFor(chosen, True, "; ".join(parts), candidates)

@@ -1,0 +1,107 @@
+"""How `mtgrules cite` prints: one line per citation that is not current (as a compiler
+prints its warnings: path:line:column:), the texts under it, then a summary; or JSON,
+written as the results come (a run over a large tree never holds them all)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from ..render import wrap
+from .check import CURRENT, NEVER_EXISTED, QUOTE_MISMATCH, REMOVED, RENUMBERED, STATUSES
+from .run import Citation, CiteRun, FileResult, Skipped
+
+_INDENT = "    "
+
+
+def citation_lines(c: Citation) -> list[str]:
+    """The lines of one citation that is not current."""
+    ev = c.evidence
+    where = f"{c.path}:{c.line}:{c.column}: {c.cited}"
+    read_in = ev.get("read_in")
+    lines: list[str]
+    if c.status == RENUMBERED:
+        lines = [f"{where} renumbered: now {c.now} (read in {read_in})"]
+        if ev.get("now_all"):
+            lines[0] += f"; split into {', '.join(ev['now_all'])}"
+        lines += _texts(ev, ("text", f"{c.cited} was"), ("now_text", f"{c.now} now"))
+    elif c.status == REMOVED:
+        last, gone = ev.get("last_edition"), ev.get("gone_in")
+        lines = [f"{where} removed: last in {last}" + (f", gone in {gone}" if gone else "")]
+        lines += _texts(ev, ("text", f"{c.cited} was"))
+    elif c.status == NEVER_EXISTED:
+        nearest = ", ".join(ev.get("nearest") or []) or "none"
+        lines = [f"{where} never existed; nearest: {nearest}"]
+    elif c.status == QUOTE_MISMATCH:
+        lines = [f"{where} quote does not match the rule (read in {read_in})"]
+    else:
+        lines = [f"{where} {c.status}"]
+    quote = ev.get("quote")
+    if quote and quote.get("matches") is False:
+        held = ev.get("quote_holder")
+        said = f'quoted: "{quote["text"]}"'
+        if held:
+            now = f", now {held['now']}" if held.get("now") and held["now"] != held["label"] else ""
+            said += f" is rule {held['label']} of {held['edition']}{now}"
+        else:
+            said += " is in no rule"
+        lines.append(wrap(said, _INDENT))
+        if c.status == QUOTE_MISMATCH:
+            lines += _texts(ev, ("text", f"{c.cited} says"))
+    if ev.get("note"):
+        lines.append(wrap(ev["note"], _INDENT))
+    return lines
+
+
+def _texts(ev: dict[str, Any], *keys: tuple[str, str]) -> list[str]:
+    out = []
+    for key, title in keys:
+        text = ev.get(key)
+        if text:
+            out.append(wrap(f"{title}: {_short(text)}", _INDENT))
+    return out
+
+
+def _short(text: str, limit: int = 300) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def summary_line(run: CiteRun) -> str:
+    s = run.summary
+    w = run.written_for
+    counts = ", ".join(f"{s.statuses[k]:,} {k}" for k in STATUSES if s.statuses[k] or k == CURRENT)
+    files = f"{s.files:,} file{'s' if s.files != 1 else ''}"
+    extra = []
+    if s.skipped:
+        extra.append(f"{s.skipped:,} skipped")
+    if s.unreadable:
+        extra.append(f"{s.unreadable:,} unreadable")
+    more = f" ({', '.join(extra)})" if extra else ""
+    how = "inferred" if w.inferred else "given"
+    return (
+        f"{s.citations:,} citation{'s' if s.citations != 1 else ''} in {files}{more} checked "
+        f"against {run.target.slug}, written for {w.edition.slug} ({how}: {w.reason}): {counts}."
+    )
+
+
+def json_chunks(run: CiteRun, results: Iterator[FileResult | Skipped]) -> Iterator[str]:
+    """The JSON document, in pieces, as the results come."""
+    head = run.header_json()
+    yield "{\n"
+    yield f'  "target": {json.dumps(head["target"], ensure_ascii=False)},\n'
+    yield f'  "written_for": {json.dumps(head["written_for"], ensure_ascii=False)},\n'
+    yield '  "citations": ['
+    first = True
+    skipped: list[Skipped] = []
+    for result in results:
+        if isinstance(result, Skipped):
+            skipped.append(result)
+            continue
+        for c in result.citations:
+            yield ("\n    " if first else ",\n    ") + json.dumps(c.as_json(), ensure_ascii=False)
+            first = False
+    yield ("\n  ],\n" if not first else "],\n")
+    yield f'  "skipped": {json.dumps([s.as_json() for s in skipped], ensure_ascii=False)},\n'
+    yield f'  "summary": {json.dumps(run.summary.as_json(), ensure_ascii=False)}\n'
+    yield "}\n"

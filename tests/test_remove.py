@@ -1,0 +1,57 @@
+"""`mtgrules remove EDITION...`: a way out of a mistake, as a new revision that the store's
+history keeps (on a private copy of the real corpus store, through the real command)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .conftest import run_cli, table_counts
+
+
+def _slugs(db: Path, *extra: str) -> list[str]:
+    result = run_cli("editions", "--json", *extra, db=db)
+    assert result.returncode == 0, result.stderr
+    return [e["slug"] for e in json.loads(result.stdout)]
+
+
+def test_removed_editions_are_gone_now_and_kept_in_the_history(store_copy: Path) -> None:
+    before = _slugs(store_copy)
+    result = run_cli("remove", "en-2013-05-01", "es-page-es-107.3", "--json", db=store_copy)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert [e["slug"] for e in report["removed"]] == ["en-2013-05-01", "es-page-es-107.3"]
+    revision = report["revision_id"]
+    # Gone from every reader now...
+    now = _slugs(store_copy)
+    assert set(before) - set(now) == {"en-2013-05-01", "es-page-es-107.3"}
+    shown = json.loads(run_cli("show", "107.3", "--all", "--json", db=store_copy).stdout)
+    assert {"en-2013-05-01", "es-page-es-107.3"}.isdisjoint(e["slug"] for e in shown["editions"])
+    hits = json.loads(run_cli("search", "marcador de posición", "--json", db=store_copy).stdout)
+    assert all(h["edition"] != "es-page-es-107.3" for h in hits["hits"])
+    gone = run_cli("search", "marcador", "--lang", "es", db=store_copy)
+    assert gone.returncode == 3 and "no es edition" in gone.stderr
+    # ...and read as they were with --as-of the revision before.
+    assert _slugs(store_copy, "--as-of", str(revision - 1)) == before
+    old = run_cli(
+        "show", "107.3", "--edition", "en-2013-05-01", "--as-of", str(revision - 1), db=store_copy
+    )
+    assert old.returncode == 0 and "Many objects use the letter X" in old.stdout
+    history = json.loads(run_cli("history", "--json", db=store_copy).stdout)
+    assert history[-1]["id"] == revision
+    assert history[-1]["summary"]["removed"] == ["en-2013-05-01", "es-page-es-107.3"]
+    table = run_cli("history", db=store_copy, env={"COLUMNS": "120"}).stdout
+    assert "en-2013-05-01, es-page-es-107.3" in table
+    # Its neighbours were aligned with each other in the same transaction: diff reads it.
+    assert "en-2012-07-01 en-2014-09-25" in report["alignments"]["aligned"]
+    diff = run_cli("diff", "en-2012-07-01", "en-2014-09-25", "--rule", "107.3", db=store_copy)
+    assert diff.returncode == 0, diff.stderr
+
+
+def test_an_unknown_edition_changes_nothing(store_copy: Path) -> None:
+    before = table_counts(store_copy)
+    result = run_cli("remove", "en-2026-01-16", "en-1999-01-01", db=store_copy)
+    assert result.returncode == 3
+    assert result.stderr.count("\n") == 1 and "en-1999-01-01" in result.stderr
+    assert table_counts(store_copy) == before  # en-2026-01-16 was not removed either
+    assert run_cli("remove", db=store_copy).returncode == 2  # nothing named: usage error
