@@ -29,7 +29,7 @@ from mtgrules.sources import zipped
 from mtgrules.sources.markup import markup_lines
 from mtgrules.sources.pipeline import parse_document, prepare
 
-from .conftest import SEEDS, SHARED, TRANSLATIONS, run_cli, table_counts
+from .conftest import SHARED, TRANSLATIONS, run_cli, table_counts
 
 ARCHIVE = Path(os.environ.get("MTGRULES_ARCHIVE", SHARED / "cr-archive"))
 
@@ -466,9 +466,11 @@ QUADRATIC_ONCE = [
 )
 def test_markup_that_was_quadratic_reads_in_a_moment(dialect: str, unit: str) -> None:
     text = unit * (128 * 1024 // len(unit))
-    t0 = time.perf_counter()
+    # CPU time of this process, so that other work on the machine cannot fail it; a bound
+    # a hundred times what it takes (benchmarks/bench_markup.py has the figures).
+    t0 = time.process_time()
     markup_lines(text, dialect)
-    assert time.perf_counter() - t0 < 5  # it took minutes before
+    assert time.process_time() - t0 < 5  # it took minutes before
 
 
 def test_a_page_with_nul_placeholders_of_its_own_is_read(tmp_path: Path) -> None:
@@ -481,23 +483,63 @@ def test_a_page_with_nul_placeholders_of_its_own_is_read(tmp_path: Path) -> None
     assert any("\x00999\x00" in t for _, t in lines)
 
 
-def test_ingest_of_every_hostile_file_leaves_the_store_unchanged(store_copy, tmp_path: Path):
-    """The CLI on a few of the files above: exit 2 or 0, one line, the store unchanged on
-    refusal."""
-    files = {
-        "cut.doc": real(DOC_2009)[:300_000],
-        "bomb.docx": _padded_to(real(DOCX_2014), 60 * 2**20),
-        "page.html": _page("unicode_escape", "\\ud800"),
-        "emoji.rtf": _insert(real(RTF_2006), b"\\u-10179?\\u-8704?"),
-        "seed.txt": (SEEDS / "001_6b17ef9efd2fae21.txt").read_bytes(),
-    }
-    for name, data in files.items():
-        path = tmp_path / name
-        path.write_bytes(data)
-        before = table_counts(store_copy)
-        proc = run_cli("--db", str(store_copy), "ingest", str(path))
-        assert proc.returncode in (0, 2), (name, proc.stderr)
-        if proc.returncode == 2:
-            line = proc.stderr.strip()
-            assert "\n" not in line and "internal error" not in line, line
-            assert table_counts(store_copy) == before, name
+def _with_line(page: str, line: str) -> bytes:
+    return (page + "\n\n" + line + "\n").encode("utf-8")
+
+
+def _dokuwiki_page() -> str:
+    from .test_formats import _dokuwiki
+
+    return _dokuwiki()
+
+
+def _markdown_page() -> str:
+    from .test_formats import _markdown
+
+    return _markdown()
+
+
+# Every intake case of issue 17 that crashed (exit 70), ate memory or time, or was ingested
+# as junk, through the CLI on a store holding the corpus: (name, the file, its exit code, the
+# words of its one line on stderr, or of the summary when ingested). Refused means exit 2,
+# one line, the store unchanged; ingested means the summary says what was damaged or
+# skipped. (Non-UTF-8 file names and one file holding an edition three times are in
+# test_exit_codes.py.)
+CLI_CASES = [
+    ("emoji.rtf", lambda: _insert(real(RTF_2006), b"\\u-10179?\\u-8704?"), 0, "added"),
+    ("surrogate.rtf", lambda: _insert(real(RTF_2006), b"\\u-10179? "), 0, "replacement-char"),
+    ("huge-u.rtf", lambda: _insert(real(RTF_2006), b"\\u99999999999? "), 0, "replacement-char"),
+    ("bin.rtf", lambda: _insert(real(RTF_2006), BINARY_CASES[0][1]()), 0, "binary data block"),
+    ("utf-7.html", lambda: _page("utf-7", "+2D3-"), 0, "added"),
+    ("unicode-escape.html", lambda: _page("unicode_escape", "\\ud800"), 0, "added"),
+    ("punycode.html", lambda: _page("punycode"), 0, "added"),
+    ("unknown-codec.html", lambda: _page("x-no-such-codec"), 0, "added"),
+    ("cut.doc", lambda: real(DOC_2009)[:300_000], 2, "cut short"),
+    ("bomb.docx", lambda: _padded_to(real(DOCX_2014), 60 * 2**20), 2, "zip bomb"),
+    (
+        "lying-bomb.docx",
+        lambda: _lie(_padded_to(real(DOCX_2014), 60 * 2**20), MAIN, file_size=2**20),
+        2,
+        "damaged Word document",
+    ),
+    ("bold.md", lambda: ("**a " * 32_768).encode(), 2, "no recognisable rules"),
+    ("attribute.html", lambda: ("<a b='" * 20_000).encode(), 2, "no recognisable rules"),
+    ("italic.txt", lambda: _with_line(_dokuwiki_page(), "//a " * 32_768), 0, "added"),
+    ("bold-page.md", lambda: _with_line(_markdown_page(), "**a " * 32_768), 0, "added"),
+]
+
+
+@pytest.mark.parametrize("name, build, code, words", CLI_CASES, ids=[c[0] for c in CLI_CASES])
+def test_ingest_of_a_hostile_file(store_copy, tmp_path: Path, name, build, code, words) -> None:
+    path = tmp_path / name
+    path.write_bytes(build())
+    before = table_counts(store_copy)
+    proc = run_cli("--db", str(store_copy), "ingest", str(path))
+    assert proc.returncode == code, (proc.returncode, proc.stderr)
+    assert "internal error" not in proc.stderr and "Traceback" not in proc.stderr
+    if code == 0:
+        assert words in proc.stdout + proc.stderr, proc.stdout
+        return
+    line = proc.stderr.strip()
+    assert "\n" not in line and words in line and name in line, line
+    assert table_counts(store_copy) == before

@@ -17,6 +17,7 @@ from ..store.queries import EditionInfo, find_edition_or_version, list_editions
 from ..text.labels import label_sort_key, rule_scope
 from ..text.language import same_language
 from ..text.normalize import fold_notation
+from ..text.notation import same_but_lost_characters
 from .worddiff import changed, summarize, word_diff
 
 if TYPE_CHECKING:
@@ -98,8 +99,11 @@ def same_wording(a: str, b: str) -> bool:
     symbols ({oW}, folded by normalize_text) and the plain-text editions' ASCII typography
     ("--" for an em dash, "(TM)" for the trademark sign, folded by
     text/notation.fold_ascii_typography): 4 rules between the 2012-07-01 and 2013-04-29 .txt
-    files differ only so, and 16 between 2004-10-01 and 2005-02-01 ({oX} -> {X})."""
-    return fold_notation(a) == fold_notation(b)
+    files differ only so, and 16 between 2004-10-01 and 2005-02-01 ({oX} -> {X}). And the
+    characters a plain-text file lost as "?" (text/notation.same_but_lost_characters): its
+    damage, not a rewording."""
+    folded_a, folded_b = fold_notation(a), fold_notation(b)
+    return folded_a == folded_b or same_but_lost_characters(folded_a, folded_b)
 
 
 def edition_diff(

@@ -1,0 +1,149 @@
+"""Typography a plain-text file lost is not rewording (issue 18, item 4).
+
+The archive's 2008-05-01 and 2009-05-01 .txt files were converted to ASCII with "?" for every
+character the conversion could not hold: curly quotes ("can?t", "?Equip?"), em dashes
+("cards?even", "Creature ? Goblin Wizard"), the registered sign ("DCI?"). Another copy of
+2008-05-01 (corpus-extra, from another archive) kept ASCII quotes and dashes. A 2006 .txt
+lost one letter as U+FFFD ("El-Hajj\ufffdj"), where the RTF of that date has "\u00e2".
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from mtgrules.reports.diff import same_wording
+
+from .conftest import SHARED, run_cli
+
+ARCHIVE = SHARED / "cr-archive"
+EXTRA = SHARED / "corpus-extra"
+
+# (what, one printing, the other, same words?) Lines of the archive's 2008-02-01 and
+# 2008-05-01 .txt files and corpus-extra's 2008-05-01 and 2006-10-01 copies, cut short.
+CASES = [
+    (
+        "lost curly quotes around a title (100.1b, 2008-05-01 copies)",
+        "See section 6, ?Multiplayer Rules.?",
+        'See section 6, "Multiplayer Rules."',
+        True,
+    ),
+    (
+        "lost apostrophes (104.1b)",
+        "You can?t choose a negative number, ... However, it?s possible for a game value, such "
+        "as a creature?s power, to be less than zero.",
+        "You can't choose a negative number, ... However, it's possible for a game value, such "
+        "as a creature's power, to be less than zero.",
+        True,
+    ),
+    (
+        "a lost em dash, spaced, against an ASCII hyphen (2008-05-01 against 2008-02-01)",
+        "Example: ?Creature ? Goblin Wizard? means the card is a creature",
+        'Example: "Creature - Goblin Wizard" means the card is a creature',
+        True,
+    ),
+    (
+        "a lost em dash, unspaced (rule 200.1 of 2008-05-01 against 2006-10-01)",
+        "Tokens aren't considered cards?even a card that represents a token",
+        "Tokens aren't considered cards-even a card that represents a token",
+        True,
+    ),
+    (
+        "a lost registered sign (100.5)",
+        "See the most current Magic: The Gathering DCI? Floor Rules",
+        "See the most current Magic: The Gathering DCI(R) Floor Rules",
+        True,
+    ),
+    (
+        "a letter lost as U+FFFD (the 2006-10-01 .txt against its RTF)",
+        "Elf, El-Hajj\ufffdj, Enchantress",
+        "Elf, El-Hajj\u00e2j, Enchantress",
+        True,
+    ),
+    (
+        "closing and opening quotes lost together, with ellipses (419.1b)",
+        "?[This permanent] comes into play with . . . ,? ?As [this permanent] comes into play "
+        ". . . ,? or ?[This permanent] comes into play as . . . ? are replacement effects.",
+        '"[This permanent] comes into play with . . . ," "As [this permanent] comes into play '
+        '. . . ," or "[This permanent] comes into play as . . . " are replacement effects.',
+        True,
+    ),
+    (
+        "a real rewording beside lost quotes (208.2, 2008-02-01 to 2008-05-01)",
+        "the game everywhere, even outside the game. It can?t",
+        "the game in all zones. It can't",
+        False,
+    ),
+    (
+        "a question mark is no ASCII letter lost",
+        "a land with the Mountain subtype? Yes",
+        "a land with the Mountain subtypes Yes",
+        False,
+    ),
+    (
+        "one ? stands for one character, never a word",
+        "You can?t choose a negative number",
+        "You cannot choose a negative number",
+        False,
+    ),
+    (
+        "a ? on both sides where the words differ",
+        "it?s possible for a game value",
+        "it?s possible for a card value",
+        False,
+    ),
+]
+
+
+@pytest.mark.parametrize("what, a, b, same", CASES, ids=[c[0] for c in CASES])
+def test_lost_characters_are_not_a_rewording(what: str, a: str, b: str, same: bool) -> None:
+    assert same_wording(a, b) is same
+    assert same_wording(b, a) is same
+
+
+def _diff(db, a: str, b: str) -> dict:
+    proc = run_cli("--db", str(db), "diff", a, b, "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def _real(*paths: Path) -> list[str]:
+    for path in paths:
+        if not path.is_file():
+            pytest.skip(f"{path} is not on this machine (the shared archive)")
+    return [str(p) for p in paths]
+
+
+def test_two_copies_of_2008_05_01_differ_only_in_lost_characters(new_store) -> None:
+    """The archive's copy (with "?") and corpus-extra's (with ASCII quotes): 1,173 clauses
+    differed as "reworded"; every one is "?" for a quote, a dash or a sign."""
+    files = _real(ARCHIVE / "txt" / "2008-02-01.txt", ARCHIVE / "txt" / "2008-05-01.txt")
+    files += _real(EXTRA / "cr-en-2008-05-01.txt")
+    proc = run_cli("--db", str(new_store), "ingest", *files)
+    assert proc.returncode == 0, proc.stderr
+    # 1: 2008-02-01; 2: the archive's 2008-05-01, superseded by 3, corpus-extra's.
+    copies = _diff(new_store, "1", "2"), _diff(new_store, "1", "3")
+    between = _diff(new_store, "2", "3")["summary"]
+    assert between["changed"] == 0 and between["notation"] > 1000, between
+
+    # From the edition before, both copies show the same real changes: the "?" of one of
+    # them changes none.
+    def real_changes(report: dict) -> set:
+        return {
+            (c["kind"], c["from"], c["to"]) for c in report["changes"] if c["kind"] != "notation"
+        }
+
+    assert real_changes(copies[0]) == real_changes(copies[1])
+    assert copies[0]["summary"]["changed"] == copies[1]["summary"]["changed"] > 0
+
+
+def test_rtf_and_txt_of_2006_10_01_say_the_same_words(new_store) -> None:
+    """The RTF's \\emdash, \\rquote... are the characters they name (sources/rtf.py); its
+    .txt writes them in ASCII and lost one letter: no clause is reworded."""
+    files = _real(ARCHIVE / "rtf" / "2006-10-01.rtf", EXTRA / "cr-en-2006-10-01.txt")
+    proc = run_cli("--db", str(new_store), "ingest", *files)
+    assert proc.returncode == 0, proc.stderr
+    summary = _diff(new_store, "1", "2")["summary"]
+    assert summary["changed"] == 0 and summary["notation"] > 1000, summary
