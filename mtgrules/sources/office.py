@@ -1,4 +1,4 @@
-"""Step 3 of intake (extract) for Word: DOCX (python-docx) and legacy Word 97-2003 .doc
+"""Step 3 of intake (extract) for Word: DOCX (its main part, through lxml) and legacy Word 97-2003 .doc
 (Debian's antiword).
 
 DOCX: the package relationships name the main document part, which alone is unpacked and
@@ -80,8 +80,8 @@ def _main_document(data: bytes, where: str):
         rels = unpack_members(data, where, lambda name: name == _RELS).get(_RELS)
         if rels is None:
             raise InputError(
-                f"{where}: a zip without the package relationships of a Word document "
-                f"({_RELS}); save it again as DOCX."
+                f"{where}: a damaged Word document (no package relationships, {_RELS}); "
+                "save it again as DOCX."
             )
         targets = [
             r.get("Target", "")
@@ -90,11 +90,17 @@ def _main_document(data: bytes, where: str):
             and r.get("TargetMode") != "External"
         ]
         if not targets:
-            raise InputError(f"{where}: the zip names no main document part; save it again.")
+            raise InputError(
+                f"{where}: a damaged Word document (its {_RELS} names no main document part); "
+                "save it again as DOCX."
+            )
         name = unquote(targets[0]).lstrip("/")
         blob = unpack_members(data, where, lambda member: member == name).get(name)
         if blob is None:
-            raise InputError(f"{where}: the main document part {name} is missing; save it again.")
+            raise InputError(
+                f"{where}: a damaged Word document (its main document part {name} is "
+                "missing); save it again as DOCX."
+            )
         element = etree.fromstring(blob, parser)
     except etree.XMLSyntaxError as exc:
         detail = str(exc).splitlines()[0][:120] if str(exc) else type(exc).__name__
