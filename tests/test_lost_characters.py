@@ -57,10 +57,10 @@ CASES = [
         True,
     ),
     (
-        "a letter lost as U+FFFD (the 2006-10-01 .txt against its RTF)",
+        "a letter lost as U+FFFD is a change (the 2006-10-01 .txt against its RTF)",
         "Elf, El-Hajj\ufffdj, Enchantress",
         "Elf, El-Hajj\u00e2j, Enchantress",
-        True,
+        False,
     ),
     (
         "closing and opening quotes lost together, with ellipses (419.1b)",
@@ -141,9 +141,14 @@ def test_two_copies_of_2008_05_01_differ_only_in_lost_characters(new_store) -> N
 
 def test_rtf_and_txt_of_2006_10_01_say_the_same_words(new_store) -> None:
     """The RTF's \\emdash, \\rquote... are the characters they name (sources/rtf.py); its
-    .txt writes them in ASCII and lost one letter: no clause is reworded."""
+    .txt writes them in ASCII: the one clause reworded is the one where the .txt lost a
+    letter ("El-Hajj\ufffdj"), flagged as damage at ingest."""
     files = _real(ARCHIVE / "rtf" / "2006-10-01.rtf", EXTRA / "cr-en-2006-10-01.txt")
     proc = run_cli("--db", str(new_store), "ingest", *files)
     assert proc.returncode == 0, proc.stderr
-    summary = _diff(new_store, "1", "2")["summary"]
-    assert summary["changed"] == 0 and summary["notation"] > 1000, summary
+    report = _diff(new_store, "1", "2")
+    summary = report["summary"]
+    assert summary["changed"] == 1 and summary["notation"] > 1000, summary
+    (changed,) = [c for c in report["changes"] if c["kind"] == "changed"]
+    assert changed["clause_kind"] == "glossary"
+    assert changed["a_text"].replace("\u00e2", "\ufffd") == changed["b_text"]

@@ -8,6 +8,10 @@
   ``(TM)``/``(R)`` for the trademark signs, ``<url>`` for a link. It is *not* part of
   ``normalize_text`` (a decision for whoever matches editions across formats); the format
   tests use it to compare a PDF with the .txt of its date, and say so.
+- ``lost_characters``: a plain-text file saved through a code page that lacked a character
+  writes "?" in its place. The archive's 2008-05-01.txt reads "cards?even" and "aren?t" where
+  the other copy of that date reads "cards--even" and "aren't" (921 such "?"), 2009-05-01.txt
+  69 times. That is damage to the file, not a change of the rules.
 """
 
 from __future__ import annotations
@@ -28,10 +32,8 @@ def fold_old_mana(text: str) -> str:
 
 
 # An em dash, "--", or a hyphen with a space before it and a space or closing mark after
-# it (the 2006 text file's "Artifact - Equipment" and "Choose one -"). A match starts only
-# where a run of spaces starts ((?<!\s)): from inside the run it would scan the rest of it
-# again, quadratic on a long one.
-_EM_DASH = re.compile(r"(?<!\s)\s*(?:--|\u2014)\s*|(?<!\s)\s+-(?:\s+|(?=[\"'\u201d\u2019.,;)]))")
+# it (the 2006 text file's "Artifact - Equipment" and "Choose one -").
+_EM_DASH = re.compile(r"\s*(?:--|\u2014)\s*|\s+-(?:\s+|(?=[\"'\u201d\u2019.,;)]))")
 _TRADEMARK = re.compile(r"_?\((?:tm|TM)\)|(?<=[a-z])_?TM\b|\u2122")
 _REGISTERED = re.compile(r"\((?:r|R)\)|\u00ae")
 _COPYRIGHT = re.compile(r"\((?:c|C)\)|\u00a9")
@@ -54,44 +56,68 @@ def fold_ascii_typography(text: str) -> str:
     return _COPYRIGHT.sub("\u00a9", text)
 
 
-# What a plain-text file writes for a character its code page could not hold: "?" (the
-# 2008-05-01 and 2009-05-01 .txt files: "cards?even", "can?t", "DCI?" for "DCI(R)") or, once
-# decoded, U+FFFD ("El-Hajj\ufffdj" in a 2006 .txt). Around a lost spaced dash the spaces
-# stay ("Artifact ? Equipment"), where the dash folds to "-" with none.
-_LOST = "?\ufffd"
+# What a code page loses and writes "?" (or U+FFFD) for: typography outside ASCII. After the
+# quotes and dashes are folded (normalize_text) they read as ASCII ' " -, so those count too;
+# a "?" where the other copy has a full stop or a letter is a real difference.
+_LOST_MARKS = "?\ufffd"
 
 
 def _typographic(ch: str) -> bool:
-    # Folded text (normalize_text, fold_ascii_typography): dashes are "-", quotes are ' and ";
-    # any other character a code page can lose is outside ASCII (the signs, letters like "â").
-    return ch in "-'\"" or not ch.isascii()
+    # Both copies may have lost a sign, not always the same one: "??" against '"?'.
+    return (
+        ch in "'\"-"
+        or ch in _LOST_MARKS
+        or (not ch.isascii() and not ch.isalnum() and not ch.isspace())
+    )
 
 
-def _lost_dash(text: str, i: int) -> bool:
-    # " ? " where the other text has the dash that fold_ascii_typography wrote as "-".
-    return text[i] == " " and text[i + 1 : i + 2] in ("?", "\ufffd") and text[i + 2 : i + 3] == " "
+def _skip_spaces(text: str, k: int) -> int:
+    while k < len(text) and text[k].isspace():
+        k += 1
+    return k
 
 
-def same_but_lost_characters(a: str, b: str) -> bool:
-    """Are two folded texts (``normalize.fold_notation``) the same but for characters that one
-    of them lost, a "?" or U+FFFD standing where the other has a dash, a quote, a sign or a
-    letter outside ASCII? That is damage in the file that lost them (typography lost in a
-    conversion to ASCII), not a change of wording: the 2008-05-01 .txt of the archive against
-    another copy of that date differs in 1,173 clauses, every one so. One character stands
-    for one ("?" for a word is a change), and " ? " for a spaced dash, which folds to "-"."""
-    if a == b:
-        return True
-    if not any(ch in a or ch in b for ch in _LOST):
+def _next_char(text: str, k: int) -> str:
+    k = _skip_spaces(text, k)
+    return text[k] if k < len(text) else ""
+
+
+def lost_characters(a: str, b: str) -> bool:
+    """Do ``a`` and ``b`` differ, and only where one of them has "?" (or U+FFFD) for a quote,
+    a dash or another typographic sign (up to three) of the other? Compare folded texts
+    (fold_notation), so that the em dash of one copy and the "--" of another are one sign
+    already. One pass over both texts: a mismatch must be a lost mark on one side facing
+    typography on the other, with the spaces around them free."""
+    if a == b or not any(m in a or m in b for m in _LOST_MARKS):
         return False
     i = j = 0
-    while i < len(a) and j < len(b):
-        x, y = a[i], b[j]
-        if x == y or (x in _LOST and _typographic(y)) or (y in _LOST and _typographic(x)):
+    lost_seen = False
+    while i < len(a) or j < len(b):
+        if i < len(a) and j < len(b) and a[i] == b[j]:
             i, j = i + 1, j + 1
-        elif y == "-" and _lost_dash(a, i):
-            i, j = i + 3, j + 1
-        elif x == "-" and _lost_dash(b, j):
-            i, j = i + 1, j + 3
+            continue
+        i, j = _skip_spaces(a, i), _skip_spaces(b, j)
+        if (i, j) == (len(a), len(b)) or (i < len(a) and j < len(b) and a[i] == b[j]):
+            continue  # a space more or less beside a lost sign ("Artifact ? Equipment")
+        lost_seen = True
+        for lost, other, k, m in ((a, b, i, j), (b, a, j, i)):
+            if k < len(lost) and lost[k] in _LOST_MARKS:
+                run = k
+                while k < len(lost) and lost[k] in _LOST_MARKS:
+                    k += 1
+                # Each lost mark stood for one to three signs ("(R)" is one, folded): the
+                # fewest after which both texts go on alike ('turn?-trig', 'turn"-trig').
+                marks, top = k - run, m
+                while top < len(other) and top - m < 3 * marks and _typographic(other[top]):
+                    top += 1
+                if top - m < marks:
+                    return False
+                after = _next_char(lost, k)
+                end = next(
+                    (e for e in range(m + marks, top + 1) if _next_char(other, e) == after), top
+                )
+                i, j = (k, end) if lost is a else (end, k)
+                break
         else:
             return False
-    return i == len(a) and j == len(b)
+    return lost_seen
