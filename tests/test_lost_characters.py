@@ -1,4 +1,6 @@
-"""Typography a plain-text file lost is not rewording (issue 18, item 4).
+"""Typography a plain-text file lost is not rewording (issue 18, item 4), end to end: the
+RTF's special characters, and the real changes seen through a copy that lost its quotes.
+(The lost-character rule itself is tabled in test_typography.py.)
 
 The archive's 2008-05-01 and 2009-05-01 .txt files were converted to ASCII with "?" for every
 character the conversion could not hold: curly quotes ("can?t", "?Equip?"), em dashes
@@ -14,93 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from mtgrules.reports.diff import same_wording
-
 from .conftest import SHARED, run_cli
 
 ARCHIVE = SHARED / "cr-archive"
 EXTRA = SHARED / "corpus-extra"
-
-# (what, one printing, the other, same words?) Lines of the archive's 2008-02-01 and
-# 2008-05-01 .txt files and corpus-extra's 2008-05-01 and 2006-10-01 copies, cut short.
-CASES = [
-    (
-        "lost curly quotes around a title (100.1b, 2008-05-01 copies)",
-        "See section 6, ?Multiplayer Rules.?",
-        'See section 6, "Multiplayer Rules."',
-        True,
-    ),
-    (
-        "lost apostrophes (104.1b)",
-        "You can?t choose a negative number, ... However, it?s possible for a game value, such "
-        "as a creature?s power, to be less than zero.",
-        "You can't choose a negative number, ... However, it's possible for a game value, such "
-        "as a creature's power, to be less than zero.",
-        True,
-    ),
-    (
-        "a lost em dash, spaced, against an ASCII hyphen (2008-05-01 against 2008-02-01)",
-        "Example: ?Creature ? Goblin Wizard? means the card is a creature",
-        'Example: "Creature - Goblin Wizard" means the card is a creature',
-        True,
-    ),
-    (
-        "a lost em dash, unspaced (rule 200.1 of 2008-05-01 against 2006-10-01)",
-        "Tokens aren't considered cards?even a card that represents a token",
-        "Tokens aren't considered cards-even a card that represents a token",
-        True,
-    ),
-    (
-        "a lost registered sign (100.5)",
-        "See the most current Magic: The Gathering DCI? Floor Rules",
-        "See the most current Magic: The Gathering DCI(R) Floor Rules",
-        True,
-    ),
-    (
-        "a letter lost as U+FFFD is a change (the 2006-10-01 .txt against its RTF)",
-        "Elf, El-Hajj\ufffdj, Enchantress",
-        "Elf, El-Hajj\u00e2j, Enchantress",
-        False,
-    ),
-    (
-        "closing and opening quotes lost together, with ellipses (419.1b)",
-        "?[This permanent] comes into play with . . . ,? ?As [this permanent] comes into play "
-        ". . . ,? or ?[This permanent] comes into play as . . . ? are replacement effects.",
-        '"[This permanent] comes into play with . . . ," "As [this permanent] comes into play '
-        '. . . ," or "[This permanent] comes into play as . . . " are replacement effects.',
-        True,
-    ),
-    (
-        "a real rewording beside lost quotes (208.2, 2008-02-01 to 2008-05-01)",
-        "the game everywhere, even outside the game. It can?t",
-        "the game in all zones. It can't",
-        False,
-    ),
-    (
-        "a question mark is no ASCII letter lost",
-        "a land with the Mountain subtype? Yes",
-        "a land with the Mountain subtypes Yes",
-        False,
-    ),
-    (
-        "one ? stands for one character, never a word",
-        "You can?t choose a negative number",
-        "You cannot choose a negative number",
-        False,
-    ),
-    (
-        "a ? on both sides where the words differ",
-        "it?s possible for a game value",
-        "it?s possible for a card value",
-        False,
-    ),
-]
-
-
-@pytest.mark.parametrize("what, a, b, same", CASES, ids=[c[0] for c in CASES])
-def test_lost_characters_are_not_a_rewording(what: str, a: str, b: str, same: bool) -> None:
-    assert same_wording(a, b) is same
-    assert same_wording(b, a) is same
 
 
 def _diff(db, a: str, b: str) -> dict:
