@@ -192,6 +192,17 @@ class AppContext:
         return session_scope(self.engine, write=write)
 
     @contextmanager
+    def read(self):
+        """A read transaction for a report. Reads never write: an alignment the store lacks
+        (or that an older mtgrules made) is computed in memory, and when that took long a
+        note on stderr says which `mtgrules align ... --store` keeps it."""
+        from .align.storage import noting_unstored
+
+        with noting_unstored() as notes, self.session(write=False) as s:
+            yield s
+        _say_unstored(notes)
+
+    @contextmanager
     def reader(self):
         """A read transaction for show and search. A current, non-empty SQLite store is read
         straight through sqlite3 (no SQLAlchemy import: store/sql.py says why); anything
@@ -232,6 +243,34 @@ class AppContext:
             "pairs of editions.",
             err=True,
         )
+
+
+# In-memory alignment beyond this (seconds, in all) is worth a note on how to store it.
+UNSTORED_NOTE_FROM = 1.0
+
+
+def _say_unstored(notes) -> None:
+    """One note on stderr when a read aligned in memory for long (reads never write)."""
+    seconds = sum(n.seconds for n in notes)
+    if not notes or seconds < UNSTORED_NOTE_FROM:
+        return
+    names = ", ".join(n.what for n in notes[:3])
+    if len(notes) > 3:
+        names += f" and {len(notes) - 3} more"
+    one = len(notes) == 1
+    if one and notes[0].what.startswith("rule "):
+        how = f"mtgrules align {notes[0].what[5:]} --store"
+    elif one:
+        how = "mtgrules align --editions " + notes[0].what.replace(" -> ", " ") + " --store"
+    else:
+        how = "mtgrules align --store (every pair of editions the commands read)"
+    _say(
+        f"mtgrules: note: {names} {'is' if one else 'are'} not in the store (or {'was' if one else 'were'}"
+        f" stored by another version of mtgrules) and {'was' if one else 'were'} aligned in "
+        f"memory ({seconds:.1f} s), as a read never writes the store; to keep "
+        f"{'it' if one else 'them'}: {how}",
+        err=True,
+    )
 
 
 pass_app = click.make_pass_decorator(AppContext)
@@ -278,6 +317,7 @@ EXAMPLES: dict[str, list[str]] = {
         "mtgrules align 107.3",
         "mtgrules align --editions en-2018-10-05 en-2019-10-04",
         "mtgrules align --date es-page-es-107.3",
+        "mtgrules align --store",
         "mtgrules align --check",
     ],
     "drift": [
@@ -299,6 +339,12 @@ EXAMPLES: dict[str, list[str]] = {
     "xliff": ["mtgrules export xliff zh-Hans-2022-06-10 -o job.xlf"],
     "site": ["mtgrules site -o site/"],
     "cite": ["mtgrules cite src/ --against en-2026-02-27", "mtgrules cite notes.md --fix"],
+    "fetch": [
+        "mtgrules fetch",
+        "mtgrules fetch --check",
+        "mtgrules fetch --site site/",
+        "mtgrules fetch --url https://magic.wizards.com/en/rules --timeout 60",
+    ],
     "search": [
         "mtgrules search stack",
         'mtgrules search "coût de mana" --lang fr',
@@ -573,6 +619,12 @@ def history(app: AppContext, as_json: bool) -> None:
     if not any(r.summary.get("removed") for r in revisions):
         headers, rows = headers[:-1], [row[:-1] for row in rows]
     _say(table(headers, rows, _width()))
+    for r in revisions:
+        for d in r.downloads or []:
+            _say(
+                f"revision {r.id}: fetched {d['url']} on {d['fetched_at'][:19].replace('T', ' ')} "
+                f"UTC (sha256 {d['sha256']})"
+            )
 
 
 # --- align commands ---
@@ -605,6 +657,12 @@ def history(app: AppContext, as_json: bool) -> None:
     "editions that share a date or a document whose content agrees weakly; exit 1 if any.",
 )
 @click.option("--refresh", is_flag=True, help="Recompute even if a stored alignment exists.")
+@click.option(
+    "--store",
+    is_flag=True,
+    help="Keep what RULE or --editions A B computes in the store (otherwise nothing is "
+    "written); alone, store every alignment the other commands read, as an ingest does.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @_as_of_option
 @pass_app
@@ -616,14 +674,16 @@ def align(
     learn_terms: bool,
     check: bool,
     refresh: bool,
+    store: bool,
     as_json: bool,
     as_of: int | None,
 ) -> None:
     """Align a rule such as 107.3 across every edition and language, or two whole editions.
 
     Each clause is paired by content (numbers, symbols, game terms, cognates, labels), with
-    a score and the evidence. --check prints one line per suspicious stored link, then a
-    summary, and exits 1 if any.
+    a score and the evidence. Nothing is written unless --store is given (alone, it stores
+    every alignment the other commands read). --check prints one line per suspicious
+    stored link, then a summary, and exits 1 if any.
     """
     from .align.report import as_jsonable, render, run_align
     from .render import fit, to_json
@@ -631,7 +691,7 @@ def align(
     if check:
         from .errors import QueryError
 
-        if rule or edition_pair or date_of or learn_terms or refresh or as_of is not None:
+        if rule or edition_pair or date_of or learn_terms or refresh or store or as_of is not None:
             raise QueryError("--check takes no rule, edition or other mode: mtgrules align --check")
         from .align.check import check_links, render_check
 
@@ -646,7 +706,8 @@ def align(
             sys.exit(1)
         return
     app.ensure_data()
-    with app.session() as s:
+    # Learning terms stores its proposals; --store keeps the alignment; anything else reads.
+    with app.session() if store or learn_terms else app.read() as s:
         mode, result = run_align(
             s,
             rule=rule,
@@ -655,11 +716,12 @@ def align(
             as_of=as_of,
             refresh=refresh,
             learn_terms=learn_terms,
+            store=store,
         )
-        if as_json:
-            click.echo(to_json(as_jsonable(mode, result)))
-        else:
-            _say(fit(render(mode, result), _width()))
+    if as_json:
+        click.echo(to_json(as_jsonable(mode, result)))
+    else:
+        _say(fit(render(mode, result), _width()))
 
 
 # --- drift, diff, trace and export commands ---
@@ -759,14 +821,14 @@ def drift(
         from .text.labels import parse_rule_label
 
         label = parse_rule_label(rule)
-        with app.session() as s:
+        with app.read() as s:
             report = rule_drift(s, label, reference=reference, language=language, as_of=as_of)
         kind = "rule_drift"
     else:
         from .reports.drift import edition_drift
 
         assert edition is not None
-        with app.session() as s:
+        with app.read() as s:
             report = edition_drift(s, edition, reference=reference, as_of=as_of)
         kind = "edition_drift"
     _emit(kind, report, fmt, output)
@@ -812,7 +874,7 @@ def update(
 
     app.check_outputs(("-o", output))
     app.ensure_data()
-    with app.session() as s:
+    with app.read() as s:
         report = update_report(s, translation, to=target, source=source, as_of=as_of)
     _emit("update", report, fmt, output)
     if exit_code and report.has_differences():
@@ -847,7 +909,7 @@ def diff(
     label = parse_rule_label(rule) if rule else None
     app.check_outputs(("-o", output))
     app.ensure_data()
-    with app.session() as s:
+    with app.read() as s:
         report = edition_diff(s, a, b, rule=label, as_of=as_of)
     _emit("diff", report, fmt, output)
     if exit_code and report.has_differences():
@@ -867,7 +929,7 @@ def trace(app: AppContext, rule: str, fmt: str, output: Path | None, as_of: int 
     label = parse_rule_label(rule)
     app.check_outputs(("-o", output))
     app.ensure_data()
-    with app.session() as s:
+    with app.read() as s:
         report = trace_clause(s, label, as_of=as_of)
     _emit("trace", report, fmt, output)
 
@@ -930,7 +992,7 @@ def export_tmx(
     label = parse_rule_label(rule) if rule else None
     app.check_outputs(("-o", output))
     app.ensure_data()
-    with app.session() as s:
+    with app.read() as s:
         units, info = tmx_units(s, source_lang, target_lang, rule=label, as_of=as_of)
     cleaner = XmlCleaner()
     text = write_tmx(units, source_lang, cleaner)
@@ -988,7 +1050,7 @@ def export_xliff(
     # -o job.tmx would put the memory over the job; -o k.xlf --tmx k.xlf likewise.
     app.check_outputs(("-o", output), (tmx_option, tmx_path))
     app.ensure_data()
-    with app.session() as s:
+    with app.read() as s:
         report = update_report(s, translation, to=target, source=source, as_of=as_of)
     cleaner = XmlCleaner()
     xliff = write_xliff(report, cleaner)
@@ -1043,7 +1105,7 @@ def site(app: AppContext, output: Path, force: bool) -> None:
     # No bundled corpus on an empty store here: a site of editions nobody chose would be a
     # surprise; build_site says what to ingest instead.
     try:
-        with app.session() as s:
+        with app.read() as s:
             report = build_site(s, output, force=force, progress=progress)
     finally:
         progress.done()
@@ -1169,6 +1231,77 @@ def cite(
                 line += f" The diff replaces {run.summary.fixes or 0:,} numbers."
             _say(line, err=fix)
     sys.exit(run.exit_code())
+
+
+# --- a new edition from the web ---
+
+
+@cli.command(epilog=examples("fetch"))
+@click.option(
+    "--url",
+    default="https://magic.wizards.com/en/rules",
+    show_default=True,
+    metavar="PAGE",
+    help="The rules page to read (a mirror, or a test server).",
+)
+@click.option(
+    "--check",
+    is_flag=True,
+    help="Only say whether a new edition is out: exit 0 up to date, 1 new edition (nothing "
+    "is downloaded or written).",
+)
+@click.option(
+    "--site",
+    metavar="DIR",
+    type=click.Path(path_type=Path),
+    help="After fetching a new edition, rebuild the site in DIR (only pages that changed).",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(0.1, 600),
+    default=30.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="How long to wait for the server to connect or send.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@pass_app
+def fetch(
+    app: AppContext,
+    url: str,
+    check: bool,
+    site: Path | None,
+    timeout: float,
+    as_json: bool,
+) -> None:
+    """Download the Comprehensive Rules the publisher's page links, if the store lacks them.
+
+    Finds the rules documents the page links (the TXT, then the PDF and DOCX of the same
+    edition), downloads the new ones (asking conditionally: an unchanged file is not
+    downloaded again) and ingests them. Then reports what changed since the previous
+    English, which translations now lag it, and with --site rebuilds the site. Network
+    problems leave the store unchanged (exit code 5).
+    """
+    from .fetch.render import render_fetch
+    from .fetch.run import check_for_new_edition, fetch_rules
+    from .render import to_json
+
+    if check:
+        with app.session(write=False) as s:
+            report = check_for_new_edition(s, url=url, timeout=timeout)
+    else:
+        progress = TerminalProgress.for_terminal("fetch", quiet=as_json)
+        try:
+            with app.session() as s:
+                report = fetch_rules(s, url=url, site=site, timeout=timeout, progress=progress)
+        finally:
+            progress.done()
+    if as_json:
+        click.echo(to_json(report.as_json()))
+    else:
+        _say(render_fetch(report))  # names and URLs from the web: through the sanitiser
+    if check and report.status == "new-edition":
+        sys.exit(1)
 
 
 # --- search commands ---

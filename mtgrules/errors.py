@@ -50,3 +50,10 @@ class StoreError(MtgRulesError):
     """The store cannot be opened, migrated or written."""
 
     exit_code = 4
+
+
+class FetchError(MtgRulesError):
+    """The web could not be read (`mtgrules fetch`): no network, a name that does not resolve,
+    a timeout, an HTTP error, too many redirects, a file over the size limit."""
+
+    exit_code = 5

@@ -180,7 +180,7 @@ def renumbering_by_diff(db, chain: list[str]):
         for a, b in zip(chain, chain[1:], strict=False):
             report = edition_diff(s, a, b)
             moved: dict[str, set[str]] = {}
-            for m in report.moved:
+            for m in report.renumbered:
                 moved.setdefault(m["from"], set()).add(m["to"])
             steps.append((moved, set(report.removed)))
     engine.dispose()

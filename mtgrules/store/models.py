@@ -17,6 +17,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Text,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -63,6 +64,31 @@ class Document(Base):
     superseded_in: Mapped[int | None] = mapped_column(ForeignKey("revision.id"))
 
 
+class Download(Base):
+    """What `mtgrules fetch` downloaded: the rules page it read, or a rules document that page
+    links. Kept for the next fetch to ask conditionally (its ETag and Last-Modified: an
+    unchanged file is not downloaded again) and as the source of an edition: the URL, when
+    and the sha256 of the bytes (its Document holds the same bytes, and the URL as origin)."""
+
+    __tablename__ = "download"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    url: Mapped[str] = mapped_column(Text, index=True)
+    final_url: Mapped[str] = mapped_column(Text)  # after redirects
+    kind: Mapped[str] = mapped_column(String(16))  # "page" or "file"
+    etag: Mapped[str | None] = mapped_column(Text)
+    last_modified: Mapped[str | None] = mapped_column(String(64))
+    sha256: Mapped[str] = mapped_column(String(64))
+    size: Mapped[int] = mapped_column(Integer)
+    fetched_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    # The links a page held (its rules documents), for a conditional request that says it
+    # has not changed.
+    links: Mapped[list[Any] | None] = mapped_column(JSON)
+    # The revision that ingested it (none when its bytes were already in the store).
+    revision_id: Mapped[int | None] = mapped_column(ForeignKey("revision.id"))
+    document_id: Mapped[int | None] = mapped_column(ForeignKey("document.id"))
+
+
 class Edition(Base):
     """One edition found in a document. Its identity is the hash of its parsed, normalized text."""
 
@@ -81,6 +107,10 @@ class Edition(Base):
     rule_count: Mapped[int] = mapped_column(Integer)
     revision_id: Mapped[int] = mapped_column(ForeignKey("revision.id"))
     superseded_in: Mapped[int | None] = mapped_column(ForeignKey("revision.id"))
+    # What the text says of itself (migration 0008): the date it was translated on, if it
+    # prints one, and whether it leaves its glossary out ("용어사전" then "<생략>").
+    translated_on: Mapped[dt.date | None] = mapped_column(Date)
+    glossary_omitted: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     document: Mapped[Document] = relationship()
     clauses: Mapped[list[Clause]] = relationship(

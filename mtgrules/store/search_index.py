@@ -59,14 +59,14 @@ LABEL_INDEX = "search_clause_label_edition"
 WORD_TABLE = "search_word"
 LINEAGE_TABLE = "search_lineage"
 # A lineage's clauses, their editions and labels by its head, from the index alone
-# (migration 0008; 0006 indexed the head only, and every row then cost a lookup in the table).
+# (migration 0010; 0006 indexed the head only, and every row then cost a lookup in the table).
 LINEAGE_INDEX = f"ix_{LINEAGE_TABLE}_head_edition"
 LINEAGE_INDEX_DDL = (
     f"CREATE INDEX IF NOT EXISTS {LINEAGE_INDEX} ON {LINEAGE_TABLE} "
     "(head, edition_id, clause_id, label)"
 )
 # The links that carry a label the aligner inferred (a page's unnumbered subrules), for
-# `search 107.3g` and the labels beside a hit (migration 0008): a partial index, so it holds
+# `search 107.3g` and the labels beside a hit (migration 0010): a partial index, so it holds
 # only those few links, on SQLite and PostgreSQL alike.
 INFERRED_LINK_INDEX = "search_link_inferred"
 INFERRED_LINK_DDL = (
@@ -194,7 +194,7 @@ def create_index_tables(conn: Connection) -> None:
 
 
 def upgrade_lineages_for_reads(conn: Connection) -> None:
-    """What migration 0008 adds for reads: the index of inferred links, each lineage
+    """What migration 0010 adds for reads: the index of inferred links, each lineage
     clause's label (the numbers a hit's lineage had: "was 702.18, 702.17"), and the lineage
     index covering head, edition, clause and label; the lineages are then refreshed."""
     conn.exec_driver_sql(INFERRED_LINK_DDL)
