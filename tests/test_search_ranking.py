@@ -511,6 +511,15 @@ def test_a_short_query_is_read_in_the_language_whose_texts_hold_its_words(engine
     assert result.hits[0].language == language
 
 
+@pytest.mark.parametrize(("query", "language"), [("valor de X", "es"), ("valeur de X", "fr")])
+def test_a_rule_comes_before_its_subrules_that_say_the_same(engine, query, language):
+    """On the Spanish and French pages 107.3 and most of its subrules say "valor de X" /
+    "valeur de X": the rule is read first, then its subrules."""
+    hits = _search(engine, query, limit=6).hits
+    assert (hits[0].language, hits[0].label) == (language, "107.3")
+    assert all(h.label.startswith("107.3") for h in hits[1:4])
+
+
 def test_a_rule_renumbered_in_2009_is_one_hit_in_todays_wording(engine):
     """2008's 212.3f (summoning sickness) became 302.6: the stored links say so, whatever
     the words; the hit shows 2026's text and lists both numbers."""

@@ -23,7 +23,7 @@ from ..store.search_index import term_key
 from ..termbase import Termbase, load_termbase
 from ..text.detect import spelled_languages
 from ..text.fold import fold_words
-from ..text.labels import match_rule_query
+from ..text.labels import match_rule_query, parent_of
 from ..text.language import base_language, language_order, same_language, same_tag
 from .backend import (
     Group,
@@ -241,7 +241,7 @@ def search(
 
     hits = make_hits(
         session,
-        lineages(ranked, limit, load, current_heads),
+        _rules_before_subrules(lineages(ranked, limit, load, current_heads)),
         by_id,
         highlight,
         plan.allowed,
@@ -252,6 +252,49 @@ def search(
     return SearchResult(
         query, "text", parsed.words, hits, fuzzy_words, translations, list(preferred)
     )
+
+
+# A rule comes before its own subrules on the page when it answers about as well: its weight
+# at most this many bands (of BANDS) below theirs.
+FAMILY_BANDS = 2
+
+
+def _rules_before_subrules(page: list[list[Ranked]]) -> list[list[Ranked]]:
+    """A rule read before its subrules, as the rules are: when a rule and some of its own
+    subrules all hold the query alike (the same tier, every word, as a phrase or not) and
+    the rule weighs nearly as much, it moves up to just before the first of them (107.3
+    "valor de X" before 107.3m and 107.3c, which all say it)."""
+    out = list(page)
+
+    def alike(a: Features, b: Features) -> bool:
+        return (a.preferred, a.current, a.tier, a.full, a.phrase, a.official) == (
+            b.preferred,
+            b.current,
+            b.tier,
+            b.full,
+            b.phrase,
+            b.official,
+        )
+
+    for i in range(len(out)):
+        rule = out[i][0]
+        if rule.group.kind not in ("rule", "heading") or not rule.label:
+            continue
+        first = next(
+            (
+                j
+                for j in range(i)
+                if out[j][0].label
+                and out[j][0].group.language == rule.group.language
+                and parent_of(out[j][0].label) == rule.label
+                and alike(out[j][0].features, rule.features)
+                and rule.features.band >= out[j][0].features.band - FAMILY_BANDS
+            ),
+            None,
+        )
+        if first is not None:
+            out.insert(first, out.pop(i))
+    return out
 
 
 def _translations(termbase: Termbase, query: str) -> tuple[list[str], dict[str, list[str]]]:
