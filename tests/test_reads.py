@@ -46,7 +46,7 @@ READS = [
     ("align", "--editions", "en-2018-10-05", "en-2019-10-04"),
     ("align", "--date", "es-page-es-107.3"),
     ("align", "--check"),
-    ("export", "tmx", "--target", "fr", "--rule", "107.3"),
+    ("export", "tmx", "--target-lang", "fr", "--rule", "107.3"),
 ]
 
 

@@ -7,12 +7,10 @@ pieces, typo corrections, the order's criteria) as tables; then the fast read pa
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 
 import pytest
-from sqlalchemy.engine import make_url
 
 from mtgrules.search import search
 from mtgrules.search.fuzzy import corrections
@@ -31,7 +29,7 @@ from mtgrules.store import open_store, session_scope
 from mtgrules.text.detect import spelled_languages
 from mtgrules.text.fold import fold
 
-from .conftest import ON_PG, pg_create_database, pg_drop_database, run_cli
+from .conftest import ON_PG, copy_store, drop_store, run_cli
 
 # (query, options, what the first hit is: (kind, label or glossary term, language), why)
 FIRST = [
@@ -155,19 +153,11 @@ ORDER = [
 def engine(_corpus_template, tmp_path_factory):
     """The corpus as ingested, with no alignment stored by other tests (a stored link
     decides what sits beside a hit, and the concordance reads what sits beside)."""
-    if ON_PG:
-        url = pg_create_database(template=make_url(str(_corpus_template)).database)
-        eng = open_store(url)
-        yield eng
-        eng.dispose()
-        pg_drop_database(url)
-        return
-    else:
-        path = tmp_path_factory.mktemp("ranking") / "corpus.sqlite"
-        shutil.copy(_corpus_template, path)
-        eng = open_store(str(path))
+    ref = copy_store(_corpus_template, tmp_path_factory.mktemp("ranking"))
+    eng = open_store(str(ref))
     yield eng
     eng.dispose()
+    drop_store(ref)
 
 
 def _search(engine, query: str, **opts):

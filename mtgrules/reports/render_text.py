@@ -268,13 +268,14 @@ def render_update(report: dict[str, Any], colour: bool = False, width: int = WID
             width,
         ),
         *(
-            wrap_lines(
+            wrapped
+            for line in summary_lines(report["renumbering"])[:1]
+            for wrapped in wrap_lines(
                 f"{line} in the English since {src['slug']} (as diff prints it; the "
                 f"{s['renumbered']} that kept their wording are listed as renumbered, the "
                 "others as changed).",
                 width,
             )
-            for line in summary_lines(report["renumbering"])[:1]
         ),
     ]
     if s.get("direct"):
