@@ -581,9 +581,11 @@ def history(app: AppContext, as_json: bool) -> None:
     _say(table(headers, rows, _width()))
     for r in revisions:
         for d in r.downloads or []:
+            # Last-Modified is the server's date of the file, the publisher's own.
+            dated = f", dated {d['last_modified']}" if d.get("last_modified") else ""
             _say(
                 f"revision {r.id}: fetched {d['url']} on {d['fetched_at'][:19].replace('T', ' ')} "
-                f"UTC (sha256 {d['sha256']})"
+                f"UTC (sha256 {d['sha256']}{dated})"
             )
 
 

@@ -26,7 +26,7 @@ from ..record import OPTIONAL, Record
 from ..store.downloads import DownloadRecord, last_download, save_downloads
 from ..store.queries import EditionInfo, list_editions
 from .http import Client, Fetched
-from .links import RulesLink, choose, rules_links
+from .links import RulesLink, choose, file_link, rules_links
 
 DEFAULT_URL = "https://magic.wizards.com/en/rules"
 TOP_CHANGES = 12  # changes of the diff shown in the report
@@ -80,7 +80,13 @@ class FetchReport(Record):
 
 
 def _page_links(client: Client, session: Session, url: str, progress: Progress = SILENT):
-    """(the page as fetched, the rules documents it links, what to record of it)."""
+    """(the page as fetched, the rules documents it links, what to record of it).
+
+    An address that is itself a rules document (a mirror's "MagicCompRules 20260227.txt")
+    is its own one link: nothing is read before it."""
+    direct = file_link(url)
+    if direct is not None:
+        return None, [direct], None
     before = last_download(session, url)
     page = client.get(
         url,
@@ -133,11 +139,14 @@ def check_for_new_edition(
     """Is a newer edition linked than the store holds? Reads the page (and asks about the
     TXT with a conditional HEAD), downloads no rules document and writes nothing."""
     with _client(timeout) as client:
-        _page, links, _record = _page_links(client, session, url)
+        page, links, _record = _page_links(client, session, url)
         chosen = choose(links)
         txt = chosen[0]
         infos = list_editions(session)
         before = last_download(session, txt.url)
+        if page is None and before is None:
+            # The address of a file, not of a page: that it is there is asked too.
+            client.get(txt.url, head=True)
         if before is not None:
             probe = client.get(
                 txt.url, etag=before.etag, last_modified=before.last_modified, head=True
@@ -196,9 +205,10 @@ def fetch_rules(
     from ..ingest import Source
 
     with _client(timeout) as client:
-        page, links, page_record = _page_links(client, session, url, progress)
+        _page, links, page_record = _page_links(client, session, url, progress)
         files: list[FetchedFile] = []
         downloaded: list[tuple[RulesLink, Fetched]] = []
+        got_at: dict[str, dt.datetime] = {}  # when each file came
         records: list[DownloadRecord] = [page_record] if page_record else []
         for link in choose(links):
             before = last_download(session, link.url)
@@ -212,6 +222,7 @@ def fetch_rules(
             if got.not_modified:
                 files.append(FetchedFile(link.url, link.name, link.format, "not-modified"))
                 continue
+            got_at[link.url] = _now()
             body = got.body or b""
             if before is not None and before.sha256 == got.sha256:
                 files.append(
@@ -225,6 +236,10 @@ def fetch_rules(
             )
             downloaded.append((link, got))
     if not downloaded:
+        if page_record is not None:
+            # A page that changed (a new layout) but links nothing new: kept, so that the
+            # next run asks for it conditionally too.
+            save_downloads(session, [page_record])
         infos = list_editions(session)
         newest = _newest_english(infos)
         held = _held(infos, choose(links)[0])
@@ -252,7 +267,6 @@ def fetch_rules(
         outcome = by_name.get(f.name)
         if outcome is not None:
             f.ingest = outcome.status
-    now = _now()
     for link, got in downloaded:
         records.append(
             DownloadRecord(
@@ -263,7 +277,7 @@ def fetch_rules(
                 got.last_modified,
                 got.sha256,
                 len(got.body or b""),
-                now,
+                got_at[link.url],
                 revision_id=report.revision_id,
             )
         )
