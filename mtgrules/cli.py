@@ -1118,7 +1118,7 @@ def cite(
     quotation beside it is not that rule's words). Exit code 1 when any citation is not
     current, 2 when a path cannot be read.
     """
-    from .cite.render import citation_lines, json_chunks, summary_line
+    from .cite.render import citation_lines, is_shown, json_chunks, summary_line
     from .cite.run import CiteRun, Skipped
 
     if fix and as_json:
@@ -1170,7 +1170,7 @@ def cite(
                         _say(f"mtgrules: note: {result.path}: {result.note}", err=True)
                     continue
                 lines = [
-                    "\n".join(citation_lines(c)) for c in result.citations if c.status != "current"
+                    "\n".join(citation_lines(c)) for c in result.citations if is_shown(c)
                 ]
                 if lines:
                     progress.done()

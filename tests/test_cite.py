@@ -298,6 +298,47 @@ def test_see_rules_of_2025_11_14_come_out_as_the_stored_renumberings_to_2026_02_
     assert "111.10" in by["110.10"]["evidence"]["nearest"]
 
 
+def test_a_quotation_the_rule_no_longer_says_is_noted(store_with_2026_02_27, tmp_path) -> None:
+    """2026-02-27 took "A ninjutsu ability may be activated only while a creature on the
+    battlefield is unblocked" out of 702.49c (`mtgrules diff en-2026-01-16 en-2026-02-27`
+    shows it; checked by hand in both files). An article of January 2026 that quotes it is
+    still right about the number, and the number is still current; the note says the rule
+    was reworded since, with its text now."""
+    article = tmp_path / "ninjutsu.md"
+    article.write_text(
+        'Per CR 702.49c, "A ninjutsu ability may be activated only while a creature on the '
+        'battlefield is unblocked."\nTrample is rule 702.19b.\n',
+        "utf-8",
+    )
+    args = ["cite", str(article), "--written-for", "en-2026-01-16"]
+    result = run_cli(*args, "--json", db=store_with_2026_02_27)
+    assert result.returncode == 0, result.stderr
+    by = {c["cited"]: c for c in json.loads(result.stdout)["citations"]}
+    assert by["702.49c"]["status"] == "current"
+    assert by["702.49c"]["evidence"]["quote"] == {
+        "text": "A ninjutsu ability may be activated only while a creature on the battlefield "
+        "is unblocked.",
+        "kind": "quoted",
+        "matches": True,
+        "in_target": False,
+    }
+    assert by["702.49c"]["evidence"]["now_text"].startswith(
+        "The creature put onto the battlefield with the ninjutsu ability enters attacking"
+    )
+    assert "in_target" not in json.dumps(by["702.19b"]["evidence"])
+    text = run_cli(*args, db=store_with_2026_02_27)
+    assert text.returncode == 0
+    assert (
+        f"{article}:1:8: 702.49c current (read in en-2026-01-16), note: its rule was reworded"
+        in (text.stdout)
+    )
+    # Written for 2026-02-27 itself, the quotation is simply not the rule's words.
+    same = run_cli(
+        "cite", str(article), "--written-for", "en-2026-02-27", "--json", db=store_with_2026_02_27
+    )
+    assert "in_target" not in same.stdout
+
+
 # --- the Chinese translations' stale references ----------------------------------------------
 
 # (translation, its file, the English of its date, {cited: its number now}) -- each one a
