@@ -1169,9 +1169,7 @@ def cite(
                     elif result.note:
                         _say(f"mtgrules: note: {result.path}: {result.note}", err=True)
                     continue
-                lines = [
-                    "\n".join(citation_lines(c)) for c in result.citations if is_shown(c)
-                ]
+                lines = ["\n".join(citation_lines(c)) for c in result.citations if is_shown(c)]
                 if lines:
                     progress.done()
                 for line in lines:
