@@ -339,6 +339,43 @@ def test_a_quotation_the_rule_no_longer_says_is_noted(store_with_2026_02_27, tmp
     assert "in_target" not in same.stdout
 
 
+def test_checked_against_an_older_edition_a_text_that_fits_it_is_read_as_its(
+    store_with_2026_02_27, tmp_path
+) -> None:
+    """2026-02-27 inserted a new 506.3d (old 506.3d-f moved one down, as `mtgrules diff
+    en-2026-01-16 en-2026-02-27` shows). "See rule 506.3d" fits 2012 to 2026-02-27 as well;
+    checked against 2026-01-16, it is read as 2026-01-16's 506.3d (the target among the
+    editions that fit), so it is current; read as 2026-02-27's, the rule is not in 2026-01-16
+    yet. The --written-for date form names the edition in force then."""
+    text = tmp_path / "blockers.md"
+    text.write_text("See rule 506.3d and rule 702.19b.\n", "utf-8")
+    inferred = run_cli(
+        "cite", str(text), "--against", "en-2026-01-16", "--json", db=store_with_2026_02_27
+    )
+    assert inferred.returncode == 0, inferred.stdout
+    doc = json.loads(inferred.stdout)
+    assert doc["written_for"]["edition"]["slug"] == "en-2026-01-16"
+    assert doc["written_for"]["reason"].endswith("the target among them")
+    assert [c["status"] for c in doc["citations"]] == ["current", "current"]
+    newer = run_cli(
+        "cite",
+        str(text),
+        "--against",
+        "en-2026-01-16",
+        "--written-for",
+        "2026-03-01",
+        "--json",
+        db=store_with_2026_02_27,
+    )
+    assert newer.returncode == 1
+    doc = json.loads(newer.stdout)
+    assert doc["written_for"]["edition"]["slug"] == "en-2026-02-27"
+    assert doc["written_for"]["reason"] == "--written-for 2026-03-01, the edition in force then"
+    by = {c["cited"]: c for c in doc["citations"]}
+    assert by["506.3d"]["status"] == "removed" and by["702.19b"]["status"] == "current"
+    assert by["506.3d"]["evidence"]["last_edition"] == "en-2026-02-27"
+
+
 # --- the Chinese translations' stale references ----------------------------------------------
 
 # (translation, its file, the English of its date, {cited: its number now}) -- each one a
