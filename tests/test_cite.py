@@ -581,6 +581,10 @@ def test_exit_codes_and_the_text_report(corpus_db) -> None:
         in stale.stdout
     )
     assert "702.124k removed: last in en-2025-11-14, gone in en-2026-01-16" in stale.stdout
+    # Moved with the same words (checked by hand in both editions): the text shown once.
+    assert '702.124m then, 702.124k now (the same words): "Choose a Background" means' in (
+        stale.stdout
+    )
 
 
 def test_fix_prints_a_diff_that_git_apply_accepts(corpus_db, tmp_path) -> None:

@@ -34,7 +34,11 @@ def citation_lines(c: Citation) -> list[str]:
         lines = [f"{where} renumbered: now {c.now} (read in {read_in})"]
         if ev.get("now_all"):
             lines[0] += f"; split into {', '.join(ev['now_all'])}"
-        lines += _texts(ev, ("text", f"{c.cited} was"), ("now_text", f"{c.now} now"))
+        if ev.get("text") and ev.get("text") == ev.get("now_text"):
+            # Moved with its words unchanged: shown once.
+            lines += _texts(ev, ("text", f"{c.cited} then, {c.now} now (the same words)"))
+        else:
+            lines += _texts(ev, ("text", f"{c.cited} was"), ("now_text", f"{c.now} now"))
     elif c.status == REMOVED:
         last, gone = ev.get("last_edition"), ev.get("gone_in")
         lines = [f"{where} removed: last in {last}" + (f", gone in {gone}" if gone else "")]
