@@ -386,6 +386,31 @@ def test_pdf_and_docx_are_other_sources_of_the_same_edition(store_copy, server) 
 
 
 @needs_shared
+def test_a_pdf_that_cannot_be_downloaded_does_not_stop_the_edition(store_copy, server) -> None:
+    """The page links TXT, PDF and DOCX; the PDF answers 500 and the DOCX is not there. The
+    TXT is the edition: it is fetched and ingested, and the two others are reported."""
+    url = serve_new_edition(server)
+    server.page("/en/rules", "20260227", "February 27, 2026", formats=("txt", "pdf", "docx"))
+    server.status["/downloads/MagicCompRules 20260227.pdf"] = 500
+    result = fetch(store_copy, "--url", url, "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["edition"]["slug"] == "en-2026-02-27"
+    files = {f["format"]: f for f in report["files"]}
+    assert files["txt"]["status"] == "downloaded" and files["txt"]["ingest"] == "added"
+    assert files["pdf"]["status"] == "failed" and "HTTP 500" in files["pdf"]["error"]
+    assert files["docx"]["status"] == "failed" and "HTTP 404" in files["docx"]["error"]
+    # The next run asks for the TXT conditionally (304) and for the others again.
+    again = fetch(store_copy, "--url", url)
+    assert again.returncode == 0, again.stderr
+    lines = again.stdout.splitlines()
+    assert lines[0].startswith("Up to date")
+    assert (
+        lines[1].startswith("MagicCompRules 20260227.pdf: not fetched: ") and "HTTP 500" in lines[1]
+    )
+
+
+@needs_shared
 def test_check_says_whether_a_new_edition_is_out_without_downloading_it(store_copy, server) -> None:
     url = serve_new_edition(server)
     before = table_counts(store_copy)

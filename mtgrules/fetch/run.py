@@ -20,7 +20,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from ..errors import MtgRulesError, NotFoundError
+from ..errors import FetchError, MtgRulesError, NotFoundError
 from ..progress import SILENT, Progress
 from ..record import OPTIONAL, Record
 from ..store.downloads import DownloadRecord, last_download, save_downloads
@@ -37,10 +37,11 @@ class FetchedFile(Record):
     url: str
     name: str
     format: str  # txt, pdf, docx
-    status: str  # downloaded | not-modified (304) | unchanged (the same bytes again)
+    status: str  # downloaded | not-modified (304) | unchanged (the same bytes again) | failed
     size: int | None = None
     sha256: str | None = None
     ingest: str | None = field(default=None, metadata=OPTIONAL)  # added, same-edition...
+    error: str | None = field(default=None, metadata=OPTIONAL)  # why a PDF or DOCX failed
 
 
 @dataclass
@@ -210,15 +211,25 @@ def fetch_rules(
         downloaded: list[tuple[RulesLink, Fetched]] = []
         got_at: dict[str, dt.datetime] = {}  # when each file came
         records: list[DownloadRecord] = [page_record] if page_record else []
-        for link in choose(links):
+        for n, link in enumerate(choose(links)):
             before = last_download(session, link.url)
-            got = client.get(
-                link.url,
-                etag=before.etag if before else None,
-                last_modified=before.last_modified if before else None,
-                progress=progress,
-                label=f"downloading {link.name}",
-            )
+            try:
+                got = client.get(
+                    link.url,
+                    etag=before.etag if before else None,
+                    last_modified=before.last_modified if before else None,
+                    progress=progress,
+                    label=f"downloading {link.name}",
+                )
+            except FetchError as exc:
+                if n == 0:
+                    raise  # the edition's own text (the TXT when linked): nothing to ingest
+                # A PDF or DOCX beside it is another source of the same edition: the edition
+                # is fetched without it, and the report says why.
+                files.append(
+                    FetchedFile(link.url, link.name, link.format, "failed", error=str(exc))
+                )
+                continue
             if got.not_modified:
                 files.append(FetchedFile(link.url, link.name, link.format, "not-modified"))
                 continue
