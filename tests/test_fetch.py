@@ -447,6 +447,8 @@ BROKEN = [
     ("not-rules", "downloaded from", 2),
     ("slow", "did not answer within 0.5 s", 5),
     ("redirect-loop", "more than 5 redirects", 5),
+    # Every hop is checked: a redirect may not lead out of http and https.
+    ("redirect-to-file", "only http and https addresses can be fetched (this one is file)", 5),
     ("too-large", "over the 50 MiB limit", 5),
     # No Content-Length: cut off while streaming, past the limit.
     ("too-large-undeclared", "over the 50 MiB limit", 5),
@@ -481,6 +483,8 @@ def test_broken_cases_get_one_line_and_leave_the_store_unchanged(
         server.page("/en/rules", "20260227", "February 27, 2026")
         if case.endswith("undeclared"):
             server.undeclared.add("/downloads/MagicCompRules 20260227.txt")
+    elif case == "redirect-to-file":
+        server.redirects["/en/rules"] = "file:///etc/passwd"
     elif case == "file-404":
         args = ["--url", server.base + "/downloads/MagicCompRules%2020260301.txt", "--check"]
     before = table_counts(store_copy)
