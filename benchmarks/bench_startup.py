@@ -3,7 +3,7 @@ process each time), beside `python -c "import sqlite3"` (the floor of any Python
 
 Run: .venv/bin/python benchmarks/bench_startup.py [--db PATH] [--runs N]
 Without --db, the whole bundled corpus is ingested into a temporary store first (not timed).
-Target (issue 12): each command <= 0.25 s (median) on this machine.
+Target (issue 22): each command's median <= that of `python -c "import sqlite3"` + 0.1 s.
 
 Each command runs once untimed first, with bytecode writing allowed, so that Python's
 bytecode cache exists as it does after `pip install` (pip compiles the package); this
@@ -25,7 +25,8 @@ from pathlib import Path
 
 from corpus_store import corpus_store
 
-TARGET_S = 0.25
+# Over the floor of any Python command, measured in the same run (issue 22).
+TARGET_OVER_S = 0.1
 COMMANDS = [["show", "107.3"], ["search", "stack"]]
 PACKAGE = Path(__file__).resolve().parents[1] / "mtgrules"
 
@@ -49,7 +50,13 @@ def _time(cmd: list[str], runs: int, env: dict[str, str]) -> list[float]:
 
 def _row(name: str, times: list[float], base: float, target: bool = True) -> str:
     med = statistics.median(times)
-    verdict = f"   {'ok' if med <= TARGET_S else 'OVER'} (target <= {TARGET_S} s)" if target else ""
+    limit = base + TARGET_OVER_S
+    verdict = (
+        f"   +{med - base:.3f} s: {'ok' if med <= limit else 'OVER'} "
+        f"(target <= python + {TARGET_OVER_S} s = {limit:.3f} s)"
+        if target
+        else ""
+    )
     return f"{name:34} {med:8.3f} {min(times):8.3f} {max(times):8.3f} {med / base:7.1f}x{verdict}"
 
 

@@ -193,6 +193,10 @@ def _describe(hit, dates: dict[int, str | None], query: RelevanceQuery, slug: st
 
 
 def _short(h: dict) -> str:
+    return ("~" if h.get("stale") else "") + _name(h)
+
+
+def _name(h: dict) -> str:
     if h["kind"] == "glossary":
         name = "g:" + (h["term"] or "?")[:18]
     elif h["label"]:
@@ -224,12 +228,13 @@ def evaluate(session: Session, queries: list[RelevanceQuery]) -> list[Row]:
             hits, error = [], str(exc)
         ms = (time.perf_counter() - t0) * 1000
         newest = _newest_by_language(infos)
-        stale = any(
+        old = [
             h.edition_id != newest.get(h.language)
             and not getattr(h, "obsolete", False)
             and dates.get(h.edition_id) is not None
-            for h in hits[:3]
-        )
+            for h in hits
+        ]
+        stale = any(old[:3])
         rules_rank = None
         if query.lang == "en" and any(a.label for a in query.answers):
             rules_only = [h for h in hits if h.kind != "glossary"]
@@ -240,7 +245,10 @@ def evaluate(session: Session, queries: list[RelevanceQuery]) -> list[Row]:
                 first_relevant(query, hits, dates, K),
                 base_rank,
                 preferred_first(query, hits, dates),
-                [_describe(h, dates, query, slugs.get(h.edition_id, "?")) for h in hits[:K]],
+                [
+                    {**_describe(h, dates, query, slugs.get(h.edition_id, "?")), "stale": o}
+                    for h, o in zip(hits[:K], old, strict=False)
+                ],
                 error,
                 ms,
                 bm25_rank,
@@ -321,7 +329,10 @@ def print_text(rows: list[Row], set_path: Path) -> None:
         f"(target 0.9); median search time {statistics.median(r.ms for r in rows):.0f} ms"
     )
     print()
-    print("rank = first relevant hit (- = none in the first 10); * = relevant hit")
+    print(
+        "rank = first relevant hit (- = none in the first 10); * = relevant hit; "
+        "S = stale (an older edition's text in the top 3)"
+    )
     print(f"{'#':>3} {'lang':7} {'rank':>4} {'bm25':>4} {'grep':>4}  {'query':34} top 3 hits")
     for r in rows:
         q = r.query.q + (f" [--lang {r.query.filter}]" if r.query.filter else "")
@@ -330,8 +341,8 @@ def print_text(rows: list[Row], set_path: Path) -> None:
         )
         print(
             f"{r.query.number:>3} {r.query.lang:7} {r.rank or '-':>4} {r.bm25_rank or '-':>4}"
-            f" {r.baseline_rank or '-':>4}"
-            f"  {_pad(q, 34)} {top}"
+            f" {r.baseline_rank or '-':>4}{'S' if r.stale else ' '}"
+            f" {_pad(q, 34)} {top}"
         )
     misses = [r for r in rows if r.rank is None or r.rank > 3]
     if misses:
@@ -374,6 +385,8 @@ def as_json(rows: list[Row], set_path: Path) -> dict:
                 "expected": [a.describe() for a in r.query.answers],
                 "top": r.top,
                 "error": r.error,
+                "rules_rank": r.rules_rank,
+                "stale": r.stale,
                 "ms": round(r.ms, 2),
             }
             for r in rows

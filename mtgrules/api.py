@@ -162,26 +162,31 @@ class Store:
             lambda s: fetch_rules(s, url=page, site=Path(site) if site is not None else None)
         )
 
-    # --- alignment (stores what it computes, so these write) ---------------------------
+    # --- alignment (read back when stored, else computed; written only with store) -----
 
-    def align_rule(self, rule: str, *, as_of: int | None = None):
-        """One rule across every edition and language, in groups (RuleAlignment)."""
+    def align_rule(self, rule: str, *, as_of: int | None = None, store: bool = False):
+        """One rule across every edition and language, in groups (RuleAlignment); ``store``
+        keeps the links in the store."""
         from .align import align_rule
         from .text.labels import parse_rule_label
 
         label = parse_rule_label(rule)
-        return self._write(lambda s: align_rule(s, label, as_of=as_of))
+        run = self._write if store else self._read
+        return run(lambda s: align_rule(s, label, as_of=as_of, store=store))
 
-    def align_editions(self, a: str, b: str, *, as_of: int | None = None):
-        """Every clause of edition ``a`` paired with edition ``b`` (EditionAlignment)."""
+    def align_editions(self, a: str, b: str, *, as_of: int | None = None, store: bool = False):
+        """Every clause of edition ``a`` paired with edition ``b`` (EditionAlignment);
+        ``store`` keeps it in the store."""
         from .align import align_editions
         from .store.queries import find_edition, list_editions
 
         def work(s: Session):
             infos = list_editions(s, as_of)
-            return align_editions(s, find_edition(infos, a).id, find_edition(infos, b).id)
+            return align_editions(
+                s, find_edition(infos, a).id, find_edition(infos, b).id, store=store
+            )
 
-        return self._write(work)
+        return (self._write if store else self._read)(work)
 
     def date(self, edition: str, *, as_of: int | None = None):
         """Which official English editions an edition follows (Dating)."""
@@ -213,13 +218,13 @@ class Store:
             from .text.labels import parse_rule_label
 
             label = parse_rule_label(rule)
-            return self._write(
+            return self._read(
                 lambda s: rule_drift(s, label, reference=reference, language=language, as_of=as_of)
             )
         from .reports.drift import edition_drift
 
         assert edition is not None
-        return self._write(lambda s: edition_drift(s, edition, reference=reference, as_of=as_of))
+        return self._read(lambda s: edition_drift(s, edition, reference=reference, as_of=as_of))
 
     def update(
         self,
@@ -232,7 +237,7 @@ class Store:
         """What a translation must change to follow English ``to`` (UpdateReport)."""
         from .reports.update import update_report
 
-        return self._write(
+        return self._read(
             lambda s: update_report(s, translation, to=to, source=source, as_of=as_of)
         )
 
@@ -242,7 +247,7 @@ class Store:
         from .text.labels import parse_rule_label
 
         label = parse_rule_label(rule) if rule else None
-        return self._write(lambda s: edition_diff(s, a, b, rule=label, as_of=as_of))
+        return self._read(lambda s: edition_diff(s, a, b, rule=label, as_of=as_of))
 
     def trace(self, clause: str, *, as_of: int | None = None):
         """One clause through time and languages (Trace)."""
@@ -250,7 +255,7 @@ class Store:
         from .text.labels import parse_rule_label
 
         label = parse_rule_label(clause)
-        return self._write(lambda s: trace_clause(s, label, as_of=as_of))
+        return self._read(lambda s: trace_clause(s, label, as_of=as_of))
 
     # --- search --------------------------------------------------------------------------
 

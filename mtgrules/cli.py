@@ -192,6 +192,17 @@ class AppContext:
         return session_scope(self.engine, write=write)
 
     @contextmanager
+    def read(self):
+        """A read transaction for a report. Reads never write: an alignment the store lacks
+        (or that an older mtgrules made) is computed in memory, and when that took long a
+        note on stderr says which `mtgrules align ... --store` keeps it."""
+        from .align.storage import noting_unstored
+
+        with noting_unstored() as notes, self.session(write=False) as s:
+            yield s
+        _say_unstored(notes)
+
+    @contextmanager
     def reader(self):
         """A read transaction for show and search. A current, non-empty SQLite store is read
         straight through sqlite3 (no SQLAlchemy import: store/sql.py says why); anything
@@ -232,6 +243,34 @@ class AppContext:
             "pairs of editions.",
             err=True,
         )
+
+
+# In-memory alignment beyond this (seconds, in all) is worth a note on how to store it.
+UNSTORED_NOTE_FROM = 1.0
+
+
+def _say_unstored(notes) -> None:
+    """One note on stderr when a read aligned in memory for long (reads never write)."""
+    seconds = sum(n.seconds for n in notes)
+    if not notes or seconds < UNSTORED_NOTE_FROM:
+        return
+    names = ", ".join(n.what for n in notes[:3])
+    if len(notes) > 3:
+        names += f" and {len(notes) - 3} more"
+    one = len(notes) == 1
+    if one and notes[0].what.startswith("rule "):
+        how = f"mtgrules align {notes[0].what[5:]} --store"
+    elif one:
+        how = "mtgrules align --editions " + notes[0].what.replace(" -> ", " ") + " --store"
+    else:
+        how = "mtgrules align --store (every pair of editions the commands read)"
+    _say(
+        f"mtgrules: note: {names} {'is' if one else 'are'} not in the store (or {'was' if one else 'were'}"
+        f" stored by another version of mtgrules) and {'was' if one else 'were'} aligned in "
+        f"memory ({seconds:.1f} s), as a read never writes the store; to keep "
+        f"{'it' if one else 'them'}: {how}",
+        err=True,
+    )
 
 
 pass_app = click.make_pass_decorator(AppContext)
@@ -278,6 +317,7 @@ EXAMPLES: dict[str, list[str]] = {
         "mtgrules align 107.3",
         "mtgrules align --editions en-2018-10-05 en-2019-10-04",
         "mtgrules align --date es-page-es-107.3",
+        "mtgrules align --store",
         "mtgrules align --check",
     ],
     "drift": [
@@ -619,6 +659,12 @@ def history(app: AppContext, as_json: bool) -> None:
     "editions that share a date or a document whose content agrees weakly; exit 1 if any.",
 )
 @click.option("--refresh", is_flag=True, help="Recompute even if a stored alignment exists.")
+@click.option(
+    "--store",
+    is_flag=True,
+    help="Keep what RULE or --editions A B computes in the store (otherwise nothing is "
+    "written); alone, store every alignment the other commands read, as an ingest does.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @_as_of_option
 @pass_app
@@ -630,14 +676,16 @@ def align(
     learn_terms: bool,
     check: bool,
     refresh: bool,
+    store: bool,
     as_json: bool,
     as_of: int | None,
 ) -> None:
     """Align a rule such as 107.3 across every edition and language, or two whole editions.
 
     Each clause is paired by content (numbers, symbols, game terms, cognates, labels), with
-    a score and the evidence. --check prints one line per suspicious stored link, then a
-    summary, and exits 1 if any.
+    a score and the evidence. Nothing is written unless --store is given (alone, it stores
+    every alignment the other commands read). --check prints one line per suspicious
+    stored link, then a summary, and exits 1 if any.
     """
     from .align.report import as_jsonable, render, run_align
     from .render import fit, to_json
@@ -645,7 +693,7 @@ def align(
     if check:
         from .errors import QueryError
 
-        if rule or edition_pair or date_of or learn_terms or refresh or as_of is not None:
+        if rule or edition_pair or date_of or learn_terms or refresh or store or as_of is not None:
             raise QueryError("--check takes no rule, edition or other mode: mtgrules align --check")
         from .align.check import check_links, render_check
 
@@ -660,7 +708,8 @@ def align(
             sys.exit(1)
         return
     app.ensure_data()
-    with app.session() as s:
+    # Learning terms stores its proposals; --store keeps the alignment; anything else reads.
+    with app.session() if store or learn_terms else app.read() as s:
         mode, result = run_align(
             s,
             rule=rule,
@@ -669,11 +718,12 @@ def align(
             as_of=as_of,
             refresh=refresh,
             learn_terms=learn_terms,
+            store=store,
         )
-        if as_json:
-            click.echo(to_json(as_jsonable(mode, result)))
-        else:
-            _say(fit(render(mode, result), _width()))
+    if as_json:
+        click.echo(to_json(as_jsonable(mode, result)))
+    else:
+        _say(fit(render(mode, result), _width()))
 
 
 # --- drift, diff, trace and export commands ---
@@ -773,14 +823,14 @@ def drift(
         from .text.labels import parse_rule_label
 
         label = parse_rule_label(rule)
-        with app.session() as s:
+        with app.read() as s:
             report = rule_drift(s, label, reference=reference, language=language, as_of=as_of)
         kind = "rule_drift"
     else:
         from .reports.drift import edition_drift
 
         assert edition is not None
-        with app.session() as s:
+        with app.read() as s:
             report = edition_drift(s, edition, reference=reference, as_of=as_of)
         kind = "edition_drift"
     _emit(kind, report, fmt, output)
@@ -826,7 +876,7 @@ def update(
 
     app.check_outputs(("-o", output))
     app.ensure_data()
-    with app.session() as s:
+    with app.read() as s:
         report = update_report(s, translation, to=target, source=source, as_of=as_of)
     _emit("update", report, fmt, output)
     if exit_code and report.has_differences():
@@ -861,7 +911,7 @@ def diff(
     label = parse_rule_label(rule) if rule else None
     app.check_outputs(("-o", output))
     app.ensure_data()
-    with app.session() as s:
+    with app.read() as s:
         report = edition_diff(s, a, b, rule=label, as_of=as_of)
     _emit("diff", report, fmt, output)
     if exit_code and report.has_differences():
@@ -881,7 +931,7 @@ def trace(app: AppContext, rule: str, fmt: str, output: Path | None, as_of: int 
     label = parse_rule_label(rule)
     app.check_outputs(("-o", output))
     app.ensure_data()
-    with app.session() as s:
+    with app.read() as s:
         report = trace_clause(s, label, as_of=as_of)
     _emit("trace", report, fmt, output)
 
@@ -944,7 +994,7 @@ def export_tmx(
     label = parse_rule_label(rule) if rule else None
     app.check_outputs(("-o", output))
     app.ensure_data()
-    with app.session() as s:
+    with app.read() as s:
         units, info = tmx_units(s, source_lang, target_lang, rule=label, as_of=as_of)
     cleaner = XmlCleaner()
     text = write_tmx(units, source_lang, cleaner)
@@ -1002,7 +1052,7 @@ def export_xliff(
     # -o job.tmx would put the memory over the job; -o k.xlf --tmx k.xlf likewise.
     app.check_outputs(("-o", output), (tmx_option, tmx_path))
     app.ensure_data()
-    with app.session() as s:
+    with app.read() as s:
         report = update_report(s, translation, to=target, source=source, as_of=as_of)
     cleaner = XmlCleaner()
     xliff = write_xliff(report, cleaner)
@@ -1057,7 +1107,7 @@ def site(app: AppContext, output: Path, force: bool) -> None:
     # No bundled corpus on an empty store here: a site of editions nobody chose would be a
     # surprise; build_site says what to ingest instead.
     try:
-        with app.session() as s:
+        with app.read() as s:
             report = build_site(s, output, force=force, progress=progress)
     finally:
         progress.done()

@@ -360,12 +360,13 @@ def date_from_name(doc: ParsedDocument, path: Path) -> None:
     in any format shares, and what the corpus names editions by. The archive's file names are
     publication dates, which may differ (2024-08-02.txt is effective July 30, 2024;
     2006-06-01.txt is the text of June 1, 2004). Only a full edition whose text prints no
-    date takes the one in its file name."""
+    date takes the one in its file name; one whose date line cannot be read stays undated
+    (the summary says so)."""
     m = _NAME_DATE.search(path.name)
     if m is None:
         return
     for edition in doc.editions:
-        if edition.date is None and edition.layout == "official":
+        if edition.date is None and edition.layout == "official" and not edition.date_unreadable:
             try:
                 edition.date = dt.date(int(m[1]), int(m[2]), int(m[3]))
             except ValueError:
@@ -445,6 +446,13 @@ def _write_document(
     linked: set[int] = set()  # editions of other files this file was recorded as a source of
     repeats: dict[int, int] = {}  # edition id -> times this file holds it, when more than once
     for position, (edition, content_hash) in enumerate(zip(doc.editions, hashes, strict=True)):
+        if edition.date is None and edition.date_unreadable:
+            # Never guessed from the file name: the text says it has a date, unreadably.
+            notes.append(
+                f"its date line {edition.date_unreadable[:80]!r} cannot be read, so the "
+                f"{edition.language} edition is undated; give the date as the text prints it "
+                "in its language (e.g. 'effective as of January 16, 2026')"
+            )
         existing = live.by_hash.get(content_hash)
         version_of: Edition | None = None
         if existing is None:
@@ -476,6 +484,8 @@ def _write_document(
             date=edition.date,
             title=edition.title,
             layout=edition.layout,
+            translated_on=edition.translated,
+            glossary_omitted=edition.glossary_omitted,
             clause_count=len(edition.clauses),
             rule_count=edition.rule_count,
             revision_id=revision.id,

@@ -40,6 +40,12 @@ class ParsedEdition:
     date: dt.date | None = None
     title: str | None = None
     layout: str = "scraped"
+    # What the text says of itself beyond its effective date: when it was translated
+    # ("2026-01-16 に翻訳"), that it leaves its glossary out ("용어사전" then "<생략>"), and a
+    # date line that could not be read (the edition then stays undated; ingest says so).
+    translated: dt.date | None = None
+    glossary_omitted: bool = False
+    date_unreadable: str | None = None
 
     @property
     def rule_count(self) -> int:

@@ -113,6 +113,23 @@ def pg_drop_database(url: str) -> None:
         engine.dispose()
 
 
+def copy_store(template: StoreRef, folder: Path) -> StoreRef:
+    """A private, writable copy of a filled store: a file in ``folder`` on SQLite, a database
+    made from it as a template on PostgreSQL (a URL is no file to copy). Give it back with
+    ``drop_store``."""
+    if ON_PG:
+        return pg_create_database(template=make_url(str(template)).database)
+    path = Path(folder) / "store.sqlite"
+    shutil.copy(template, path)
+    return path
+
+
+def drop_store(ref: StoreRef) -> None:
+    """Ends a ``copy_store`` copy: drops the database on PostgreSQL; a file goes with tmp_path."""
+    if ON_PG:
+        pg_drop_database(str(ref))
+
+
 @pytest.fixture
 def new_store(tmp_path: Path) -> Iterator[StoreRef]:
     """Where a new, empty store goes: a SQLite path not yet created, or an empty PG db."""
@@ -162,28 +179,19 @@ def corpus_db(_corpus_template: StoreRef, tmp_path_factory) -> Iterator[StoreRef
     """The whole bundled corpus ingested once, shared by the session's readers. Commands
     such as `align` and `drift` store their alignments in it; `store_copy` starts from the
     untouched template instead, for tests that need a store nobody else has written to."""
-    if not ON_PG:
-        path = tmp_path_factory.mktemp("corpus-shared") / "corpus.sqlite"
-        shutil.copy(_corpus_template, path)
-        yield path
-        return
-    # A copy, so that readers holding connections never block CREATE DATABASE ... TEMPLATE.
-    url = pg_create_database(template=make_url(str(_corpus_template)).database)
-    yield url
-    pg_drop_database(url)
+    # On PostgreSQL a copy too, so that readers holding connections never block CREATE
+    # DATABASE ... TEMPLATE.
+    ref = copy_store(_corpus_template, tmp_path_factory.mktemp("corpus-shared"))
+    yield ref
+    drop_store(ref)
 
 
 @pytest.fixture
 def store_copy(_corpus_template: StoreRef, tmp_path: Path) -> Iterator[StoreRef]:
     """A private, writable copy of the ingested corpus store."""
-    if not ON_PG:
-        dst = tmp_path / "store.sqlite"
-        shutil.copy(_corpus_template, dst)
-        yield dst
-        return
-    url = pg_create_database(template=make_url(str(_corpus_template)).database)
-    yield url
-    pg_drop_database(url)
+    ref = copy_store(_corpus_template, tmp_path)
+    yield ref
+    drop_store(ref)
 
 
 @pytest.fixture
@@ -278,11 +286,7 @@ def corpus_site(_corpus_template: StoreRef, tmp_path_factory) -> Iterator[tuple[
     Used by the slow site tests and the browser tests."""
     from mtgrules.site.build import build_site
 
-    if not ON_PG:
-        db: StoreRef = tmp_path_factory.mktemp("corpus-site-store") / "corpus.sqlite"
-        shutil.copy(_corpus_template, db)
-    else:
-        db = pg_create_database(template=make_url(str(_corpus_template)).database)
+    db = copy_store(_corpus_template, tmp_path_factory.mktemp("corpus-site-store"))
     out = tmp_path_factory.mktemp("corpus-site") / "site"
     engine = open_store(str(db))
     try:
@@ -291,5 +295,4 @@ def corpus_site(_corpus_template: StoreRef, tmp_path_factory) -> Iterator[tuple[
     finally:
         engine.dispose()
     yield db, out
-    if ON_PG:
-        pg_drop_database(str(db))
+    drop_store(db)

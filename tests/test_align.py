@@ -111,7 +111,7 @@ def test_consecutive_editions_score_against_unchanged_text(copy_session):
     score = score_editions(copy_session, a.id, b.id, GOLD / "editions_sample.tsv")
     stored = align_editions(copy_session, a.id, b.id)  # read back from the store this time
     assert score.f1 >= 0.99
-    assert stored.counts()["moved"] > 0 and stored.counts()["inserted"] > 0
+    assert stored.counts()["renumbered"] > 0 and stored.counts()["inserted"] > 0
 
 
 def test_align_command_prints_the_issue_json(store_copy):
@@ -154,7 +154,7 @@ def test_a_fragment_aligns_inside_the_rules_it_covers(copy_session):
         e["value"] for p in result.pairs for e in p.evidence if e["feature"] == "inferred-label"
     ]
     assert " ".join(inferred) == SPANISH_LABELS
-    assert result.counts()["moved"] == 0
+    assert result.counts()["renumbered"] == 0
     data = result.as_json()
     assert data["a"]["id"] == en and data["b"]["id"] == es
     assert {"kind", "a", "b", "score", "evidence"} <= set(data["pairs"][0])

@@ -40,13 +40,14 @@ def test_trace_gives_the_x_clause_line_as_objects(store: mr.Store) -> None:
 def test_diff_lists_changes_with_word_diffs(store: mr.Store) -> None:
     report = store.diff("en-2019-10-04", "en-2020-09-25", rule="107.3")
     assert isinstance(report, DiffReport)
-    moved = {(c.from_label, c.to_label) for c in report.changes if c.kind == "moved"}
+    moved = {(c.from_label, c.to_label) for c in report.changes if c.kind == "renumbered"}
     # 2020 inserted a subrule in 107.3, so the later ones moved one letter (checked by hand
     # in corpus-extra: 2019's 107.3m "Some objects use the letter Y..." is 2020's 107.3n).
     assert ("107.3m", "107.3n") in moved
-    assert report.as_json()["moved"] == [
-        {"from": c.from_label, "to": c.to_label} for c in report.changes if c.kind == "moved"
+    assert report.as_json()["renumbered"] == [
+        {"from": c.from_label, "to": c.to_label} for c in report.changes if c.kind == "renumbered"
     ]
+    assert report.as_json()["renumbering"]["renumbered"] == len(moved)
 
 
 def test_drift_of_a_rule_and_of_an_edition(store: mr.Store) -> None:

@@ -12,14 +12,12 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy.engine import make_url
 
 from mtgrules.cite.citations import find_citations
 from mtgrules.cite.fix import _with_endings
@@ -28,7 +26,13 @@ from mtgrules.sources.decode import decode_text
 from mtgrules.store import open_store, session_scope
 from mtgrules.text.labels import split_labelled_line
 
-from .conftest import EXTRA, ON_PG, ROOT, pg_create_database, pg_drop_database, run_cli
+from .conftest import (
+    EXTRA,
+    ROOT,
+    copy_store,
+    drop_store,
+    run_cli,
+)
 
 FIXTURES = ROOT / "tests" / "fixtures" / "cite"
 ANDROID_2026_02_27 = Path("/work/shared/translations/en-2026-02-27.android.txt")
@@ -180,7 +184,7 @@ def renumbering_by_diff(db, chain: list[str]):
         for a, b in zip(chain, chain[1:], strict=False):
             report = edition_diff(s, a, b)
             moved: dict[str, set[str]] = {}
-            for m in report.moved:
+            for m in report.renumbered:
                 moved.setdefault(m["from"], set()).add(m["to"])
             steps.append((moved, set(report.removed)))
     engine.dispose()
@@ -260,16 +264,11 @@ def store_with_2026_02_27(_corpus_template, tmp_path_factory) -> Iterator[str]:
     """The corpus store with the English of 2026-02-27 ingested (and aligned with 2026-01-16)."""
     if not ANDROID_2026_02_27.exists():
         pytest.skip("needs /work/shared/translations/en-2026-02-27.android.txt")
-    if ON_PG:
-        db = pg_create_database(template=make_url(str(_corpus_template)).database)
-    else:
-        db = str(tmp_path_factory.mktemp("cite-2026-02") / "store.sqlite")
-        shutil.copy(_corpus_template, db)
+    db = str(copy_store(_corpus_template, tmp_path_factory.mktemp("cite-2026-02")))
     result = run_cli("ingest", str(ANDROID_2026_02_27), db=db)
     assert result.returncode == 0, result.stderr
     yield db
-    if ON_PG:
-        pg_drop_database(db)
+    drop_store(db)
 
 
 def test_see_rules_of_2025_11_14_come_out_as_the_stored_renumberings_to_2026_02_27(

@@ -24,7 +24,16 @@ import mtgrules.api as mr
 from mtgrules.errors import MtgRulesError, NotFoundError
 from mtgrules.sources.pipeline import parse_document, prepare
 
-from .conftest import EXTRA, ON_PG, ROOT, SEEDS, pg_create_database, pg_drop_database, run_cli
+from .conftest import (
+    EXTRA,
+    ON_PG,
+    ROOT,
+    SEEDS,
+    copy_store,
+    pg_create_database,
+    pg_drop_database,
+    run_cli,
+)
 from .conftest import table_counts as counts_of
 
 FAST = settings(
@@ -127,13 +136,7 @@ def test_ids_past_what_the_database_holds_are_not_found(corpus_db, args, code, m
 
 
 def _open_copy(template, folder: Path) -> tuple[mr.Store, str]:
-    if ON_PG:
-        from sqlalchemy.engine import make_url
-
-        db = pg_create_database(template=make_url(str(template)).database)
-    else:
-        db = str(folder / "store.sqlite")
-        shutil.copy(template, db)
+    db = str(copy_store(template, folder))
     return mr.open_store(db), db
 
 

@@ -51,8 +51,9 @@ LAYERS: dict[str, int] = {
 # lower rank (of align/; the other packages go by LAYERS). The gaps leave room for new
 # modules in each layer.
 ALIGN_LAYERS: dict[str, int] = {
-    # data types: the results of the aligner
-    "model": 0,
+    # data types: the renumbering map (labels only), then the results of the aligner
+    "renumbering": 0,
+    "model": 1,
     # scoring: what two clauses have in common, and whether labels count
     "features": 10,
     "numbering": 10,
@@ -80,7 +81,7 @@ ALIGN_LAYERS: dict[str, int] = {
     "evaluate": 50,
     "learning": 50,
     "plan": 51,
-    "report": 51,
+    "report": 52,
     "__init__": 60,
 }
 
@@ -103,6 +104,7 @@ SOURCES_STEPS: dict[str, int] = {
     "markup": 50,  # 5. segment: markup dialects...
     "segment": 51,  # ...and the step: parse lines mapped to the page
     "clauses": 60,  # 6. parse: pieces every layout shares...
+    "parts": 60,  # ...the words naming a text's parts in every language...
     "official": 61,  # ...the layouts...
     "scraped": 61,
     "parse": 62,  # ...and the step: editions, languages, "is this the rules?"

@@ -199,12 +199,21 @@ OLD_SIGNATURES = [
 def test_store_at_0003_with_alignments_upgrades_to_kind_columns(new_store: StoreRef) -> None:
     """0004 turns the kind hidden in each alignment's signature into columns, keeping every
     alignment and link."""
-    from mtgrules.ingest import ingest_paths
+    from alembic import command
 
+    from mtgrules.ingest import ingest_paths
+    from mtgrules.store.migrate import _foreign_keys_off, alembic_config
+
+    # Today's ingest writes today's schema: the store is filled at head, then taken back to
+    # 0003 (the migrations' own downgrades), as a store of that time would be.
     engine = make_engine(resolve_url(str(new_store)))
-    upgrade(engine, "0003")
+    upgrade(engine, "head")
     with session_scope(engine) as s:
         ingest_paths(s, [SEEDS / "000_0b7a9445b617ebdb.txt"])
+    cfg = alembic_config(engine)
+    with engine.connect() as conn, _foreign_keys_off(conn), conn.begin():
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0003")
     with engine.begin() as conn:
         clause_ids = [r[0] for r in conn.execute(text("select id from clause order by id limit 4"))]
         edition = conn.execute(text("select min(id) from edition")).scalar_one()
@@ -331,5 +340,39 @@ def test_0006_downgrades_to_the_0005_index_and_upgrades_back(new_store: StoreRef
     try:
         assert current_revision(engine) == head_revision(engine)
         assert {q: _hits(engine, q) for q in before} == before
+    finally:
+        engine.dispose()
+
+
+def _index_names(conn) -> set[str]:
+    if conn.dialect.name == "postgresql":
+        rows = conn.execute(text("SELECT indexname FROM pg_indexes WHERE schemaname = 'public'"))
+    else:
+        rows = conn.execute(text("SELECT name FROM sqlite_master WHERE type = 'index'"))
+    return {r[0] for r in rows}
+
+
+def test_0010_adds_the_read_indexes_and_downgrades_to_0009s(new_store: StoreRef) -> None:
+    """0010 indexes the links that carry an inferred label and the lineages by head and
+    edition; its downgrade gives back the index of lineages by head alone (0006's)."""
+    from alembic import command
+
+    from mtgrules.store.migrate import alembic_config
+
+    engine = open_store(str(new_store))
+    try:
+        with engine.connect() as conn:
+            names = _index_names(conn)
+        assert {"search_link_inferred", "ix_search_lineage_head_edition"} <= names
+        assert "ix_search_lineage_head" not in names
+        cfg = alembic_config(engine)
+        with engine.connect() as conn, conn.begin():
+            cfg.attributes["connection"] = conn
+            command.downgrade(cfg, "0009")
+        with engine.connect() as conn:
+            names = _index_names(conn)
+        assert "search_link_inferred" not in names
+        assert "ix_search_lineage_head_edition" not in names
+        assert "ix_search_lineage_head" in names
     finally:
         engine.dispose()

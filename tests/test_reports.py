@@ -209,7 +209,8 @@ def test_diff_json_moves_are_not_delete_plus_insert(corpus_db: Path) -> None:
     )
     assert result.returncode == 1  # differences found
     d = json.loads(result.stdout)
-    assert {"from": "107.3h", "to": "107.3p"} in d["moved"]
+    assert {"from": "107.3h", "to": "107.3p"} in d["renumbered"]
+    assert d["renumbering"]["renumbered"] == d["summary"]["renumbered"] == len(d["renumbered"])
     assert d["added"] == NEW_IN_TODAY
     assert d["removed"] == []
     reworded = {c["to"]: c["gist"] for c in d["changes"] if c.get("wording_changed")}

@@ -66,6 +66,14 @@ CASES: list[tuple[str, tuple[str, ...], str, str, dict[str, Any]]] = [
         {"/b/slug": "en-2019-10-04"},
     ),
     (
+        # Every pair the plan wants is stored in the corpus store already: none to align.
+        "align-stored",
+        ("align", "--store", "--json"),
+        "align-stored",
+        "corpus",
+        {"/aligned": [], "/removed": 0},
+    ),
+    (
         "align-date-rules",
         ("align", "--date", "es-page-es-107.3", "--json"),
         "align-date",
@@ -363,7 +371,7 @@ VALIDATED_ELSEWHERE = {"fetch": "tests/test_fetch.py (its output needs an HTTP s
 def test_every_schema_is_used_by_a_case_and_every_case_has_a_schema() -> None:
     used = {case[2] for case in CASES}
     assert used | set(VALIDATED_ELSEWHERE) == set(schema_names())
-    assert len(schema_names()) == 17
+    assert len(schema_names()) == 18
 
 
 def test_shared_shapes_are_the_same_in_every_schema() -> None:

@@ -7,22 +7,29 @@ pieces, typo corrections, the order's criteria) as tables; then the fast read pa
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 
 import pytest
-from sqlalchemy.engine import make_url
 
 from mtgrules.search import search
 from mtgrules.search.fuzzy import corrections
 from mtgrules.search.query import Term, han_pieces, index_tokens, parse_query, stem
-from mtgrules.search.rank import Features, has_phrase, longest_run, nearness
+from mtgrules.search.rank import (
+    Features,
+    bigrams,
+    has_phrase,
+    idf,
+    nearness,
+    pairs,
+    positions,
+    weigh,
+)
 from mtgrules.store import open_store, session_scope
 from mtgrules.text.detect import spelled_languages
 from mtgrules.text.fold import fold
 
-from .conftest import ON_PG, pg_create_database, pg_drop_database, run_cli
+from .conftest import ON_PG, copy_store, drop_store, run_cli
 
 # (query, options, what the first hit is: (kind, label or glossary term, language), why)
 FIRST = [
@@ -82,6 +89,9 @@ SPELLING = [
     ("堆叠", ["zh-Hans"]),
     ("堆疊", ["zh-Hant"]),
     ("the stack", ["en"]),
+    ("生け贄に捧げる", ["ja"]),  # Han with kana: Japanese, not Chinese
+    ("引き分け", ["ja"]),
+    ("독 카운터", ["ko"]),
 ]
 
 # stem: (word, prefix searched)
@@ -106,21 +116,31 @@ PIECES = [
 
 # The order's criteria, each above all those after it: (better, worse, why)
 _BASE = dict(
-    preferred=True, tier=2, coverage=1.0, phrase=True, near=1.0, concordance=False, bm25=5.0
+    preferred=True, tier=2, coverage=1.0, phrase=True, near=1.0, concordance=False, weight=5.0
 )
 ORDER = [
     ({"preferred": True, "tier": 2}, {"preferred": False, "tier": 0}, "language before tier"),
-    ({"tier": 0, "bm25": 0.1}, {"tier": 1, "bm25": 50}, "exact entry before its rule"),
+    ({"current": True, "tier": 2}, {"current": False, "tier": 0}, "today's wording first"),
+    ({"tier": 0, "weight": 0.1}, {"tier": 1, "weight": 50}, "exact entry before its rule"),
     ({"tier": 1, "coverage": 0.5}, {"tier": 2}, "the rule it points to before the rest"),
-    ({"coverage": 1.0, "phrase": False}, {"coverage": 0.9, "phrase": False}, "all words first"),
-    ({"phrase": True, "bm25": 0.1}, {"phrase": False, "bm25": 50}, "phrase before scattered"),
-    ({"script": True, "run": 0.2}, {"script": False, "run": 1.0}, "the query's script"),
-    ({"coverage": 0.8, "phrase": False}, {"coverage": 0.5, "phrase": False}, "more of it"),
-    ({"official": True, "run": 0.2}, {"official": False, "run": 1.0}, "rules before notes"),
-    ({"run": 1.0, "near": 0.0}, {"run": 0.5, "near": 1.0}, "longer run before nearness"),
-    ({"near": 1.0, "concordance": False}, {"near": 0.0, "concordance": True}, "near first"),
-    ({"concordance": True, "bm25": 0.1}, {"concordance": False, "bm25": 50}, "concordance"),
-    ({"bm25": 9.0}, {"bm25": 8.0}, "then bm25"),
+    ({"tier": 1, "sub": False, "weight": 0}, {"tier": 1, "sub": True}, "405 before 405.1"),
+    ({"tier": 1, "sub": True, "order": 0}, {"tier": 1, "sub": True, "order": 1}, "405.1, 405.2"),
+    (
+        {"coverage": 1.0, "phrase": False, "band": 1, "weight": 1},
+        {"coverage": 0.9, "phrase": False},
+        "one or two words: all of them first",
+    ),
+    (
+        {"whole": False, "coverage": 0.8, "phrase": False, "band": 20, "weight": 20},
+        {"whole": False, "coverage": 1.0, "phrase": False, "band": 5, "weight": 5},
+        "a question: the text it mostly names, without every word",
+    ),
+    ({"phrase": True, "band": 1}, {"phrase": False, "band": 20}, "phrase before scattered"),
+    ({"script": True, "band": 1}, {"script": False, "band": 20}, "the query's script"),
+    ({"official": True, "band": 1}, {"official": False, "band": 20}, "rules before notes"),
+    ({"band": 20, "concordance": False}, {"band": 19, "concordance": True}, "weight, in steps"),
+    ({"concordance": True, "weight": 1}, {"concordance": False, "weight": 9}, "concordance"),
+    ({"weight": 9.0}, {"weight": 8.0}, "then the weight"),
 ]
 
 
@@ -128,19 +148,11 @@ ORDER = [
 def engine(_corpus_template, tmp_path_factory):
     """The corpus as ingested, with no alignment stored by other tests (a stored link
     decides what sits beside a hit, and the concordance reads what sits beside)."""
-    if ON_PG:
-        url = pg_create_database(template=make_url(str(_corpus_template)).database)
-        eng = open_store(url)
-        yield eng
-        eng.dispose()
-        pg_drop_database(url)
-        return
-    else:
-        path = tmp_path_factory.mktemp("ranking") / "corpus.sqlite"
-        shutil.copy(_corpus_template, path)
-        eng = open_store(str(path))
+    ref = copy_store(_corpus_template, tmp_path_factory.mktemp("ranking"))
+    eng = open_store(str(ref))
     yield eng
     eng.dispose()
+    drop_store(ref)
 
 
 def _search(engine, query: str, **opts):
@@ -182,16 +194,28 @@ def test_a_question_is_answered_by_partial_matches(engine, query, why):
     assert result.fuzzy_words == {}
 
 
-def test_partial_matches_come_after_full_ones_and_say_so(engine):
+def test_partial_matches_say_so_and_follow_full_ones_in_short_queries(engine):
+    """A hit lacking one of the searched words is marked partial; a query of one or two
+    words lists every full match first, while a question goes to the text its words
+    mostly name (tested on the order's criteria above)."""
     hits = _search(engine, "can my creature attack the turn I cast it", limit=40).hits
     flags = [h.partial for h in hits]
     assert False in flags and True in flags  # both kinds on the page
-    assert flags == sorted(flags)  # every full match before every partial one
     words = ["creature", "attack", "turn", "cast"]
     for h in hits:
         tokens = index_tokens(h.text)
         whole = all(any(t.startswith(w) for t in tokens) for w in words)
         assert whole != h.partial, (h.label, h.text)
+    short = _search(engine, "combat damage", limit=80).hits
+    # In the query's language, hits of one wording, today's (a lineage placed by an older
+    # wording comes after all of today's texts).
+    flags = [
+        h.partial
+        for h in short
+        if h.language == "en" and h.edition == "en-2026-01-16" and h.versions == 1
+    ]
+    assert False in flags and True in flags
+    assert flags == sorted(flags)
 
 
 def test_phrase_before_scattered_words(engine):
@@ -296,14 +320,39 @@ def test_the_order_of_the_criteria(better, worse, why):
     assert a.score() > b.score(), "score falls with the rank"
 
 
-def test_longest_run_and_nearness():
-    tokens = index_tokens("If a player has 0 or less life, that player loses the game.")
-    query = ["what", "happen", "when", "a", "player", "has", "0", "life"]
-    assert longest_run(query, {"player", "0", "life"}, tokens) == 2  # "a player has 0"
+def test_bm25_saturates_and_normalises_length():
+    """A word repeated is worth more, but not as many times more; a short text holding it
+    outweighs a long one holding it as often (the average length being the texts')."""
+    term = [Term(("stack",))]
+    w = [idf(100, 10_000)]
+
+    def weight(text: str, average: float = 20.0) -> float:
+        tokens = index_tokens(text)
+        return weigh(term, [positions(term[0], tokens)], w, len(tokens), average)
+
+    once = weight("the stack " + "x " * 18)
+    five = weight("the stack " * 5 + "x " * 10)
+    assert once < five < 5 * once
+    assert weight("the stack is a zone") > weight("the stack " + "x " * 60)
+
+
+def test_proximity_and_bigrams():
+    """Two query words side by side weigh more than the same words apart (BM25TP), and the
+    query's words in a row, stop words included, add their bigrams ("a player has 0")."""
     terms = [Term(("player",)), Term(("0",)), Term(("life",))]
-    assert nearness(terms, tokens) == 1.0
-    apart = index_tokens("player " + "x " * 9 + "game")
-    assert nearness([Term(("player",)), Term(("game",))], apart) == 0.0
+    w = [1.0, 2.0, 2.0]
+    near = index_tokens("If a player has 0 or less life, that player loses the game.")
+    apart = index_tokens("If a player loses the game, it has 0 cards and no more life.")
+    f_near = [positions(t, near) for t in terms]
+    f_apart = [positions(t, apart) for t in terms]
+    assert weigh(terms, f_near, w, len(near), 12) > weigh(terms, f_apart, w, len(apart), 12)
+    assert nearness(terms, f_near) == 1.0
+    assert nearness([Term(("player",)), Term(("game",))], [[0], [10]]) == 0.0
+    query = index_tokens("what happens when a player has 0 life")
+    qweights = [0, 0, 0, 0, 1.0, 0, 2.0, 2.0]
+    found = bigrams(query, qweights, pairs(near), len(near), 12)
+    assert found > 0  # a player, player has, has 0
+    assert bigrams(query, qweights, pairs(apart), len(apart), 12) < found
 
 
 @pytest.mark.parametrize(

@@ -124,7 +124,9 @@ def relevance_set() -> list[RelevanceQuery]:
 def test_the_set_is_big_enough_in_every_language(relevance_set):
     per_language = Counter(q.lang for q in relevance_set)
     assert len(relevance_set) >= MIN_QUERIES
-    thin = {lang: per_language[lang] for lang in LANGUAGES if per_language[lang] < MIN_PER_LANGUAGE}
+    # The languages of the bundled corpus (Japanese and Korean have a set of their own).
+    languages = [lang for lang in LANGUAGES if lang not in ("ja", "ko")]
+    thin = {lang: per_language[lang] for lang in languages if per_language[lang] < MIN_PER_LANGUAGE}
     assert not thin, f"fewer than {MIN_PER_LANGUAGE} queries in {thin}"
 
 

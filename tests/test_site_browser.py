@@ -73,7 +73,7 @@ def test_edition_page_shows_the_2009_renumbering(corpus_site, tmp_path: Path) ->
     doc = _dom(tmp_path, page)
     assert doc.xpath("//h1")[0].text_content() == "English rules: 2009-07-11"
     heading = doc.get_element_by_id("renumbered").text_content()
-    assert heading == f"Renumbered clauses ({report.summary['moved']:,})"
+    assert heading == f"Renumbering: {report.summary['renumbered']:,} clauses renumbered"
     pager = doc.xpath('//nav[@aria-label="Editions"]')[0].text_content()
     assert "2009-05-01" in pager and "2012-07-01" in pager
     screenshot(tmp_path, page, "site-edition.png", "1400,1400")

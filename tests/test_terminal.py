@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -25,7 +26,7 @@ from mtgrules.sources.decode import decode_text
 from mtgrules.text.terminal import UNSAFE, visible
 from mtgrules.text.width import NO_LINE_START, columns, truncate, wrap
 
-from .conftest import CORPUS, SHARED, run_cli
+from .conftest import CORPUS, SHARED, StoreRef, copy_store, drop_store, run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "golden" / "terminal"
@@ -63,13 +64,10 @@ def test_the_sanitiser_leaves_real_rules_text_alone(text: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def hostile_store(tmp_path_factory, _corpus_template) -> Path:
+def hostile_store(tmp_path_factory, _corpus_template) -> Iterator[StoreRef]:
     """The corpus store plus one scraped page of real 2026 text of rule 107.3 with escape
     sequences and a bidi override injected, under a file name holding a bidi override."""
-    import shutil
-
-    db = tmp_path_factory.mktemp("hostile") / "store.sqlite"
-    shutil.copy(_corpus_template, db)
+    db = copy_store(_corpus_template, tmp_path_factory.mktemp("hostile"))
     shown = run_cli("show", "107.3", "--edition", "en-2026-01-16", "--json", db=db)
     clauses = json.loads(shown.stdout)["editions"][0]["clauses"]
     lines = []
@@ -82,7 +80,8 @@ def hostile_store(tmp_path_factory, _corpus_template) -> Path:
     ingested = run_cli("ingest", str(page), db=db)
     assert ingested.returncode == 0, ingested.stderr
     assert not UNSAFE.search(ingested.stdout + ingested.stderr)
-    return db
+    yield db
+    drop_store(db)
 
 
 @pytest.mark.parametrize(

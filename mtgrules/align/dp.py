@@ -6,8 +6,8 @@ score beats 1 - 2*skip. A split or merge costs like a 1-1 step plus a skipped it
 small extra, so it wins only when the joined text reads clearly better than the single one.
 
 After the monotonic pass, items left unpaired on both sides may still be the same clause
-written in another place (a translation that swapped two clauses): those are paired as
-"moved" when their score is high enough. Nothing here knows about rules or labels; the caller
+written in another place (a translation that swapped two clauses): those are paired across
+the order ("crossing") when their score is high enough. Nothing here knows about rules or labels; the caller
 passes a scoring function.
 """
 

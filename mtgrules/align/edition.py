@@ -94,7 +94,7 @@ def pair_kind(step: Step, a: list[ClauseView], b: list[ClauseView]) -> str:
     if (x.label is None) != (y.label is None) and x.kind == y.kind == "rule":
         # An unlabelled paragraph (the Spanish page) takes its label from its counterpart.
         return "match"
-    return "moved"
+    return "renumbered"
 
 
 def steps_to_pairs(steps: list[Step], a: list[ClauseView], b: list[ClauseView]) -> list[Pair]:

@@ -18,6 +18,7 @@ import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rapidfuzz import fuzz, process
 
@@ -56,6 +57,32 @@ _COMMON = {
 }
 
 
+# What is left of a text for telling whether two clauses are the same text: its words, numbers
+# and symbols, in order. Punctuation goes (a plain-text edition's "?" for a dash or a quote,
+# "--" for an em dash, "(TM)" for the sign), but not the signs of numbers (+1/+1 is not
+# -1/-1); the rule references go too, which a renumbering rewrites in every rule that cites
+# one ("rule 309" in May 2009, "rule 509" in July): each is kept as "#", the shape of the
+# sentence.
+_IDENTITY_TOKEN = re.compile(
+    r"[+\-]?[0-9x]+(?:/[+\-]?[0-9x]+)+|[+\-][0-9x]+\b|\{[^}\s]*\}|#|[^\W_]+"
+)
+
+
+# The ASCII spellings of the trademark signs (text/notation.py folds them to the signs, which
+# are punctuation here): the only part of that folding the tokens below do not already drop.
+_SIGN_SPELLING = re.compile(r"\((?:tm|r|c)\)")
+
+
+@lru_cache(maxsize=65536)
+def identity_of(folded: str) -> str:
+    """The identity key of a folded text: equal for two clauses that say the same words,
+    rule references aside (see sequence.SequenceAligner.anchors)."""
+    if "(" in folded:
+        folded = _SIGN_SPELLING.sub(" ", folded)
+    text = RULE_REF.sub(" # ", folded.replace("\u2212", "-"))
+    return " ".join(_IDENTITY_TOKEN.findall(text))
+
+
 # A translation pair with little to compare is pulled toward this score (see similarity).
 UNINFORMED = 0.3
 SHRINK = 1.5
@@ -73,8 +100,8 @@ class Features:
         self.text = text
         self.language = language
         # Asked for by every score: computed once here, not per comparison.
-        self.script = script_of(language)
-        self.writing = writing_of(language)
+        self.script = _script(language)
+        self.writing = _writing(language)
         self._cache: dict[str, object] = {}
         self._parts = parts
         if parts:
@@ -87,7 +114,7 @@ class Features:
         # NFKC folds full-width ｛Ｘ｝ (the Traditional-Chinese page) to {X}.
         self.wide = unicodedata.normalize("NFKC", text)
         if self.script == "zh":
-            self.fold = _to_simplified(self.wide) if is_traditional_tag(language) else self.wide
+            self.fold = _to_simplified(self.wide) if _traditional(language) else self.wide
             length = len(HAN.findall(self.fold)) or len(self.fold)
         else:
             self.fold = fold(self.wide)
@@ -100,6 +127,14 @@ class Features:
         for part in self._parts:
             out.update(getattr(part, name))  # counts are positive: the same as adding them
         return out
+
+    @property
+    def identity(self) -> str:
+        """The text's identity key (identity_of): the same for the same words."""
+        got = self._cache.get("identity")
+        if got is None:
+            got = self._cache["identity"] = identity_of(self.fold)
+        return got  # type: ignore[return-value]
 
     @property
     def refs(self) -> Counter[str]:
@@ -197,6 +232,23 @@ def tokenize(text: str, language: str) -> list[str]:
         chunk = _EN_SUFFIX.sub("", chunk).strip(_EDGE) if english else _ELISION.sub("", chunk)
         out.extend(part for part in _INFIX.split(chunk) if part.isalpha())
     return out
+
+
+# Every clause of an edition asks the same of its language tag: answered once per tag (a
+# tenth of a whole-edition alignment went into parsing the tag again for each clause).
+@lru_cache(maxsize=64)
+def _script(language: str) -> str:
+    return script_of(language)
+
+
+@lru_cache(maxsize=64)
+def _writing(language: str) -> str:
+    return writing_of(language)
+
+
+@lru_cache(maxsize=64)
+def _traditional(language: str) -> bool:
+    return is_traditional_tag(language)
 
 
 def _to_simplified(text: str) -> str:

@@ -8,38 +8,56 @@ store/sql.py), so it imports nothing of the aligner itself.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..store.sql import fetch, in_list
+from ..text.language import same_language
 
 # Ids are inlined (never bound parameters), so no driver limit applies; chunks keep each
 # statement of a reasonable size.
 _CHUNK = 2000
 
 
+def translation_alignments(db: Any, language_of: Mapping[int, str]) -> list[tuple[int, int, int]]:
+    """The stored alignments between editions of two languages, as (id, edition a, edition
+    b): the only ones whose links can put another language's clause beside a hit (an
+    archive's hundred alignments of one English edition with the next are not)."""
+    rows = fetch(db, "SELECT id, edition_a, edition_b FROM alignment", plain=True)
+    return [
+        (a, ea, eb)
+        for a, ea, eb in rows
+        if ea in language_of
+        and eb in language_of
+        and not same_language(language_of[ea], language_of[eb])
+    ]
+
+
 def links_touching(
-    db: Any, clause_ids: Iterable[int], editions: Iterable[int] | None = None
+    db: Any,
+    clause_ids: Iterable[int],
+    alignments: Sequence[tuple[int, int, int]] | None = None,
+    edition_of: Mapping[int, int] | None = None,
 ) -> list[tuple[int, int, float]]:
     """Every stored link with one end in ``clause_ids``, as (that end, the other end, score),
-    in both directions; links with a missing end are left out. ``editions``: only links of
-    alignments with one of these editions on either side (the editions that can sit beside
-    a hit), so that a store with no such alignment answers in one query."""
+    in both directions; links with a missing end are left out. ``alignments`` ((id, edition
+    a, edition b), as translation_alignments gives them): only their links. ``edition_of``
+    (clause id -> edition id): clauses of editions on neither side of those alignments are
+    not looked up at all (a hit's lineage spans a hundred English editions of an archive; a
+    few of them have a translation)."""
     ids = sorted(set(clause_ids))
     if not ids:
         return []
     scope = "SELECT id FROM alignment"
-    if editions is not None:
-        eds = in_list(sorted(set(editions)))
-        found = [
-            a
-            for (a,) in fetch(
-                db, f"SELECT id FROM alignment WHERE edition_a IN ({eds}) OR edition_b IN ({eds})"
-            )
-        ]
-        if not found:
+    if alignments is not None:
+        if not alignments:
             return []
-        scope = in_list(found)
+        scope = in_list(sorted({a for a, _ea, _eb in alignments}))
+        if edition_of is not None:
+            sides = {e for _a, ea, eb in alignments for e in (ea, eb)}
+            ids = [c for c in ids if c not in edition_of or edition_of[c] in sides]
+            if not ids:
+                return []
     out: list[tuple[int, int, float]] = []
     for i in range(0, len(ids), _CHUNK):
         chunk = in_list(ids[i : i + _CHUNK])
@@ -49,10 +67,12 @@ def links_touching(
             "SELECT source_clause_id, target_clause_id, score FROM link "
             f"WHERE alignment_id IN ({scope}) AND source_clause_id IN ({chunk})"
         )
+        # The unary plus keeps the planner on the target index: with no statistics it would
+        # rather scan each alignment's links by the first index.
         backward = (
             "SELECT target_clause_id, source_clause_id, score FROM link "
             f"WHERE target_clause_id IN ({chunk})"
-            + (f" AND alignment_id IN ({scope})" if editions is not None else "")
+            + (f" AND +alignment_id IN ({scope})" if alignments is not None else "")
         )
         for sql in (forward, backward):
             out.extend(

@@ -1,7 +1,7 @@
 """Results of the aligner: a rule across editions (groups), and two whole editions (pairs).
 
-The bottom of the aligner's layers (tests/test_layers.py): every other module of align/ may
-use these types, and this module imports nothing of the aligner.
+The bottom of the aligner's layers (tests/test_layers.py), with renumbering.py below it: every
+other module of align/ may use these types.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..store.queries import ClauseView, EditionInfo
+from .renumbering import Renumbering, pairs_renumbering
 
 # A unit of one rule's alignment: (edition id, clause id, sentence index or None).
 Node = tuple[int, int, int | None]
@@ -87,7 +88,7 @@ class RuleAlignment:
         }
 
 
-PAIR_KINDS = ("match", "moved", "inserted", "deleted", "split", "merge")
+PAIR_KINDS = ("match", "renumbered", "inserted", "deleted", "split", "merge")
 
 
 @dataclass
@@ -125,8 +126,13 @@ class EditionAlignment:
             "a": self.a.header_json(),
             "b": self.b.header_json(),
             "stats": self.stats,
+            "renumbering": self.renumbering().as_json(),
             "pairs": [p.as_json() for p in self.pairs],
         }
+
+    def renumbering(self) -> Renumbering:
+        """What the pair renumbered, counted as every reader counts it (renumbering.py)."""
+        return pairs_renumbering(self.pairs)
 
     def counts(self) -> dict[str, int]:
         out = {k: 0 for k in PAIR_KINDS}

@@ -1,10 +1,15 @@
 """The alignments a store keeps for its readers, made at ingest.
 
-Every reading command needs two kinds of link, and finds them stored:
+Every reading command needs these links, and finds them stored (reads never write):
 - each translation with its English source edition, as chosen once at ingest and stored
   (choose_sources; reference.choose_source: the English of the same document, of the same
   date from the store or the packed archive, else by content, dating.py);
-- each official English edition with the one before it, by date.
+- each dated edition with the one before it in its language, by date: the official English
+  line (the history of every rule, diff), and each translation's own line (the site's
+  changelog of zh-Hans 2023-11-17 against 2022-06-10);
+- each English copy outside the official line (a scraped page, the 2006 glossary page)
+  with the official English of its date, else the newest (the site's history shows which
+  official wording a copy carries).
 
 The plan is worked out from the editions alive now and compared with what is stored: a pair
 already stored by the current aligner is kept, a missing or stale one is aligned, and a pair
@@ -62,6 +67,7 @@ PREVIOUS = "previous-edition"
 SAME_DOCUMENT = "same-document"
 SAME_DATE = "same-date"
 BEST_FIT = "best-fit"
+COPY = "english-copy"
 
 
 @dataclass
@@ -108,9 +114,44 @@ def _translations(infos: list[EditionInfo]) -> list[EditionInfo]:
     return [e for e in infos if not is_english(e.language)]
 
 
+def edition_lines(infos: list[EditionInfo]) -> dict[str, list[EditionInfo]]:
+    """Language -> its dated editions of the rules, oldest first (English: the official
+    line; a translation's own editions follow one another too)."""
+    lines: dict[str, list[EditionInfo]] = {}
+    for e in infos:
+        if e.kind == "rules" and e.date and (is_official_english(e) or not is_english(e.language)):
+            lines.setdefault(e.language, []).append(e)
+    for line in lines.values():
+        line.sort(key=lambda e: (e.date or "", e.id))
+    return dict(sorted(lines.items(), key=lambda kv: (kv[0] != "en", kv[0])))
+
+
 def _previous_pairs(infos: list[EditionInfo]) -> list[Planned]:
-    official = sorted((e for e in infos if is_official_english(e)), key=lambda e: (e.date, e.id))
-    return [Planned(old, new, PREVIOUS) for old, new in zip(official, official[1:], strict=False)]
+    return [
+        Planned(old, new, PREVIOUS)
+        for line in edition_lines(infos).values()
+        for old, new in zip(line, line[1:], strict=False)
+    ]
+
+
+def english_copy_reference(copy: EditionInfo, infos: list[EditionInfo]) -> EditionInfo | None:
+    """The official English an English copy (a scraped page, a glossary page) is read
+    against: the edition of its date, else the newest."""
+    official = [e for e in infos if is_official_english(e)]
+    same = [e for e in official if e.date == copy.date]
+    if same:
+        return same[0]
+    return max(official, key=lambda e: (e.date or "", e.id)) if official else None
+
+
+def _copy_pairs(infos: list[EditionInfo]) -> list[Planned]:
+    out = []
+    for e in infos:
+        if is_english(e.language) and not is_official_english(e):
+            ref = english_copy_reference(e, infos)
+            if ref is not None:
+                out.append(Planned(ref, e, COPY))
+    return out
 
 
 def plan_alignments(
@@ -119,11 +160,12 @@ def plan_alignments(
     stored: list[StoredAlignment] | None = None,
     cache: ClauseCache | None = None,
 ) -> list[Planned]:
-    """Every pair of editions the store should hold aligned, English chain first (oldest to
-    newest), then each translation with the English it was made from (the choice stored at
+    """Every pair of editions the store should hold aligned: each language's line of dated
+    editions (English first, oldest to newest), the English copies with their official
+    English, then each translation with the English it was made from (the choice stored at
     ingest, reference.find_source)."""
     infos = infos if infos is not None else list_editions(session)
-    plan = _previous_pairs(infos)
+    plan = _previous_pairs(infos) + _copy_pairs(infos)
     for t in _translations(infos):
         try:
             choice = find_source(session, t, infos)

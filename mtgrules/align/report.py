@@ -22,25 +22,45 @@ def run_align(
     as_of: int | None = None,
     refresh: bool = False,
     learn_terms: bool = False,
+    store: bool = False,
 ) -> tuple[str, Any]:
     """One of: ('rule', RuleAlignment), ('editions', EditionAlignment), ('dating', Dating),
-    ('terms', list of learned terms; with --editions ENGLISH TRANSLATION)."""
+    ('terms', list of learned terms; with --editions ENGLISH TRANSLATION), ('stored',
+    AlignmentUpdate: ``store`` alone brings the alignments readers need up to date, as an
+    ingest does). Only ``store`` writes what is computed."""
     if learn_terms and not editions:
         raise QueryError(
             "--learn-terms needs the English edition and its translation: "
             "mtgrules align --editions en-2026-01-16 zh-Hans-2026-01-16 --learn-terms"
         )
     modes = sum(x is not None and x != () for x in (rule, editions, date))
+    if store and modes == 0:
+        if as_of is not None or refresh:
+            raise QueryError("--store alone takes no --as-of or --refresh: mtgrules align --store")
+        from ..store.search_index import refresh_lineages
+        from .plan import update_alignments
+
+        update = update_alignments(session)
+        refresh_lineages(session.connection())  # search follows the links just stored
+        return "stored", update
+    if store and (date is not None or as_of is not None):
+        raise QueryError(
+            "--store keeps what a RULE or --editions A B computes, as of now: "
+            "mtgrules align --editions A B --store"
+        )
     if modes != 1:
         raise QueryError(
             "give exactly one of: RULE (e.g. mtgrules align 107.3), --editions A B "
-            "(e.g. --editions en-2018-10-05 en-2019-10-04), or --date EDITION"
+            "(e.g. --editions en-2018-10-05 en-2019-10-04), or --date EDITION; or --store "
+            "alone to store every alignment the readers need"
         )
     if rule is not None:
         from ..text.labels import parse_rule_label
         from .storage import align_rule
 
-        return "rule", align_rule(session, parse_rule_label(rule), as_of=as_of, refresh=refresh)
+        return "rule", align_rule(
+            session, parse_rule_label(rule), as_of=as_of, refresh=refresh, store=store
+        )
     infos = list_editions(session, as_of)
     if editions:
         from .storage import align_editions
@@ -53,7 +73,7 @@ def run_align(
 
             sync_termbase(session)
             return "terms", learn(session, a.id, b.id)
-        return "editions", align_editions(session, a.id, b.id, refresh=refresh)
+        return "editions", align_editions(session, a.id, b.id, refresh=refresh, store=store)
     from .reference import date_edition
 
     target = find_edition(infos, date or "")
@@ -92,7 +112,12 @@ def render_editions(result: EditionAlignment, *, limit: int = 200) -> str:
     lines = [
         f"{result.a.slug} -> {result.b.slug}: "
         + ", ".join(f"{k} {v}" for k, v in counts.items() if v)
+        + " (pairs: a split or a merge is one pair per part)"
     ]
+    # The same count and summary as `mtgrules diff A B` and every other reader.
+    numbering = result.renumbering().lines()
+    if numbering:
+        lines += [numbering[0], *(f"  {line}" for line in numbering[1:]), ""]
     shown = 0
     for p in result.pairs:
         if p.kind == "match" and p.score >= 0.999:
@@ -125,6 +150,17 @@ def render_terms(terms: list) -> str:
     return "\n".join(lines)
 
 
+def render_stored(result: Any) -> str:
+    aligned = ", ".join(f"{p.a} -> {p.b}" for p in result.aligned[:5])
+    more = f" and {len(result.aligned) - 5} more" if len(result.aligned) > 5 else ""
+    return (
+        f"{result.planned} pairs of editions planned: {result.kept} already stored, "
+        f"{len(result.aligned)} aligned and stored"
+        + (f" ({aligned}{more})" if aligned else "")
+        + f", {result.removed} no longer needed removed; {result.seconds:.1f} s."
+    )
+
+
 def as_jsonable(mode: str, result: Any) -> Any:
     if mode == "terms":
         return [t.as_json() for t in result]
@@ -138,4 +174,6 @@ def render(mode: str, result: Any) -> str:
         return render_editions(result)
     if mode == "terms":
         return render_terms(result)
+    if mode == "stored":
+        return render_stored(result)
     return render_dating(result)

@@ -16,11 +16,13 @@ languages (a dozen). The steps, cheapest first:
 from __future__ import annotations
 
 import bisect
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process
 
+from ..text.labels import parent_of
 from ..text.language import same_language
 from .dp import Step, align_monotonic
 from .features import (
@@ -126,6 +128,9 @@ class SequenceAligner:
         self._joined_a: dict[tuple[int, ...], Features] = {}
         self._joined_b: dict[tuple[int, ...], Features] = {}
         self._values: dict[tuple[tuple[int, ...], tuple[int, ...]], float] = {}
+        # Anchors that are a split or a merge (a clause whose text holds the whole text of
+        # several on the other side), by their first pair: (its a items, its b items).
+        self._parts: dict[tuple[int, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
     @staticmethod
     def _joined(
@@ -252,6 +257,8 @@ class SequenceAligner:
         used_a: set[int] = set()
         used_b: set[int] = set()
         if self.same_language:
+            # Identical texts first (most of two consecutive editions), in order where a text
+            # repeats; then texts identical but for their rule references, once on each side.
             by_text: dict[str, list[int]] = {}
             for j, y in enumerate(self.b):
                 by_text.setdefault(y.features.fold, []).append(j)
@@ -262,6 +269,17 @@ class SequenceAligner:
                     found.append((i, j, 1.0, [{"feature": "text", "value": 1.0, "exact": True}]))
                     used_a.add(i)
                     used_b.add(j)
+            for i, j, value, evidence in self._identical(used_a, used_b):
+                found.append((i, j, value, evidence))
+                used_a.add(i)
+                used_b.add(j)
+            for ia, ib, value, evidence in self._contained(used_a, used_b):
+                found.append((ia[0], ib[0], value, evidence))
+                if len(ia) > 1 or len(ib) > 1:
+                    self._parts[(ia[0], ib[0])] = (ia, ib)
+                used_a.update(ia)
+                used_b.update(ib)
+            found += self._within_parents(found, used_a, used_b)
         confirm = (
             self.settings.label_confirm_same
             if self.same_language
@@ -300,6 +318,186 @@ class SequenceAligner:
         found.sort()
         return found
 
+    def _identical(
+        self, used_a: set[int], used_b: set[int]
+    ) -> list[tuple[int, int, float, list[dict]]]:
+        """Clauses not yet paired whose text (rule references aside, features.identity_of)
+        occurs exactly once among them on each side: the same clause, whatever its label
+        and neighbours. The renumbering of July 2009 rewrote every reference ("rule 309"
+        became "rule 509"), so the "b" subrules of Reach, Shadow and Horsemanship read alike
+        only once their references are set aside; by position they went to their
+        neighbours."""
+
+        def unique(items: list[Item], used: set[int]) -> dict[tuple[str, str], int]:
+            seen: dict[tuple[str, str], int] = {}
+            for k, x in enumerate(items):
+                if k in used:
+                    continue
+                key = (x.kind, x.features.identity)
+                if key[1]:
+                    seen[key] = -1 if key in seen else k
+            return seen
+
+        once_a, once_b = unique(self.a, used_a), unique(self.b, used_b)
+        out = []
+        for key, i in once_a.items():
+            j = once_b.get(key, -1)
+            if i < 0 or j < 0:
+                continue
+            x, y = self.a[i].features, self.b[j].features
+            if x.fold == y.fold:
+                out.append((i, j, 1.0, [{"feature": "text", "value": 1.0, "exact": True}]))
+                continue
+            value, evidence = similarity(x, y, self.ctx)
+            evidence = [*evidence, {"feature": "identical", "value": "rule references aside"}]
+            out.append((i, j, value, evidence))
+        return out
+
+    def _contained(
+        self, used_a: set[int], used_b: set[int]
+    ) -> list[tuple[tuple[int, ...], tuple[int, ...], float, list[dict]]]:
+        """Clauses whose whole text (rule references aside) sits inside exactly one clause of
+        the other side not yet paired, and nowhere else: the parts of a split or a merge. In July 2009,
+        505.6 became 708.6a-c, each the text of one of its sentences; 606.7a's first three
+        sentences became 806.7a. The part that opens the longer clause is its continuation
+        (505.6 is renumbered 708.6a); the others were split from it (or merged into it)."""
+        out = []
+        for flip in (False, True):
+            whole, parts = (self.b, self.a) if flip else (self.a, self.b)
+            used_whole, used_parts = (used_b, used_a) if flip else (used_a, used_b)
+            free = {
+                k: (parts[k].kind, parts[k].features.identity)
+                for k in range(len(parts))
+                if k not in used_parts
+            }
+            if not free:
+                continue
+            found = _contained_in(
+                {
+                    k: (whole[k].kind, whole[k].features.identity)
+                    for k in range(len(whole))
+                    if k not in used_whole
+                },
+                free,
+            )
+            # A whole with a nearly unchanged text on the other side is that text's: 102.3d
+            # of May 2009 ("...loses the game the next time a player would receive
+            # priority") is July's 104.3d, not 704.5c, which repeats only its opening.
+            wholes = sorted(found)
+            others = sorted(free)
+            kept = {wholes[r] for r in range(len(wholes))} - {
+                wholes[r]
+                for _, r, _c in ratios_at_least(
+                    [whole[w].features.fold for w in wholes],
+                    [parts[k].features.fold for k in others],
+                    NEARLY_UNCHANGED,
+                )
+            }
+            for w, ps in found.items():
+                if w not in kept:
+                    continue
+                ia, ib = (tuple(ps), (w,)) if flip else ((w,), tuple(ps))
+                fa = self._joined(self.a, self._joined_a, ia)
+                fb = self._joined(self.b, self._joined_b, ib)
+                value, evidence = similarity(fa, fb, self.ctx)
+                evidence = [
+                    *evidence,
+                    {"feature": "identical-part", "value": "rule references aside"},
+                ]
+                out.append((ia, ib, value, evidence))
+                used_a.update(ia)
+                used_b.update(ib)
+        return out
+
+    def _within_parents(
+        self, anchors: list[tuple[int, int, float, list[dict]]], used_a: set[int], used_b: set[int]
+    ) -> list[tuple[int, int, float, list[dict]]]:
+        """The subrules of two paired rules (and the rules of two paired sections) are
+        aligned among themselves first: siblings that read nearly alike go to the sibling
+        of their own parent's partner. In 2018, "Restarting the Game" (717) became 718 and
+        "Subgames" (718) became 719; their x.3 rules differ by three words, and by label
+        and text alone 718.3 stayed 718.3 (the other one's). Parents pair by the anchors
+        made so far (identical texts), and the pairs found here pair their own subrules in
+        turn, a generation at a time. A pair is kept only if neither clause reads clearly
+        better with a clause outside the two parents (2016's 711.5 is 2015's 701.25a, word
+        for word, moved out of Transform): the parents decide between siblings, they do not
+        hold back a rule that moved elsewhere. What the parents leave goes on to the rest
+        of the aligner."""
+        # Parents under one label need nothing of this: their children keep their labels, and
+        # a shared label that the content confirms already anchors them (see anchors()).
+        frontier = sorted(
+            (
+                (i, j)
+                for i, j, _, _ in anchors
+                if self.a[i].label and self.b[j].label and self.a[i].label != self.b[j].label
+            ),
+            key=lambda ij: len(self.a[ij[0]].label or ""),  # sections, then rules
+        )
+        if not frontier:
+            return []
+        children_a = _descendants(self.a)
+        children_b = _descendants(self.b)
+        pool_a = [k for k in range(len(self.a)) if k not in used_a]
+        pool_b = [k for k in range(len(self.b)) if k not in used_b]
+        out: list[tuple[int, int, float, list[dict]]] = []
+        while frontier:
+            proposed: list[tuple[int, int, float, list[dict]]] = []
+            for i, j in frontier:
+                ga = [k for k in children_a.get(self.a[i].label or "", ()) if k not in used_a]
+                gb = [k for k in children_b.get(self.b[j].label or "", ()) if k not in used_b]
+                if not ga or not gb:
+                    continue
+                for step in self._align_gap(ga, gb):
+                    if step.a and step.b:
+                        x, y = step.a[0], step.b[0]
+                        proposed.append((x, y, _content(step.score, step.evidence), step.evidence))
+                        if len(step.a) > 1 or len(step.b) > 1:  # a split or a merge
+                            self._parts[(x, y)] = (step.a, step.b)
+                        used_a.update(step.a)
+                        used_b.update(step.b)
+            frontier = []
+            refused = self._better_elsewhere(proposed, pool_a, pool_b)
+            for x, y, value, evidence in proposed:
+                if (x, y) in refused:
+                    ia, ib = self._parts.pop((x, y), ((x,), (y,)))
+                    used_a.difference_update(ia)
+                    used_b.difference_update(ib)
+                    continue
+                out.append((x, y, value, [*evidence, {"feature": "parents", "value": "paired"}]))
+                if self.a[x].label != self.b[y].label:
+                    frontier.append((x, y))
+        return out
+
+    def _better_elsewhere(
+        self,
+        proposed: list[tuple[int, int, float, list[dict]]],
+        pool_a: list[int],
+        pool_b: list[int],
+    ) -> set[tuple[int, int]]:
+        """The proposed pairs (x, y, content score) of which x or y has, among the clauses
+        of ``pool_a``/``pool_b`` other than its partner, one whose plain text ratio beats the
+        pair's content by ELSEWHERE_BETTER_BY."""
+        # Pairs grouped by the ratio that would beat them (most are nearly identical texts,
+        # which nothing can beat): each group is one pass with its own cutoff.
+        groups: dict[int, list[tuple[int, int, float]]] = {}
+        for x, y, value, _ in proposed:
+            bar = max(ELSEWHERE_FROM, value + ELSEWHERE_BETTER_BY)
+            if bar <= 1.0:
+                groups.setdefault(int(bar * 20), []).append((x, y, value))
+        refused: set[tuple[int, int]] = set()
+        for step, group in groups.items():
+            for side, pool, other in ((0, pool_b, self.b), (1, pool_a, self.a)):
+                mine = self.a if side == 0 else self.b
+                for ratio, r, c in ratios_at_least(
+                    [mine[g[side]].features.fold for g in group],
+                    [other[k].features.fold for k in pool],
+                    step * 5,
+                ):
+                    x, y, value = group[r]
+                    if pool[c] != (y if side == 0 else x) and ratio >= value + ELSEWHERE_BETTER_BY:
+                        refused.add((x, y))
+        return refused
+
     def _locally_best(self, i: int, j: int, value: float) -> bool:
         # Two places either way catch a label shifted by one or two insertions. Where both
         # sides number alike nothing shifts: only the next clause could be the swapped or
@@ -330,7 +528,10 @@ class SequenceAligner:
         used_a = {i for i, _, _, _ in anchors}
         used_b = {j for _, j, _, _ in anchors}
         for i, j, v, e in anchors:
-            steps.append(Step((i,), (j,), v, e, crossing=(i, j) not in on_backbone))
+            ia, ib = self._parts.get((i, j), ((i,), (j,)))
+            used_a.update(ia)
+            used_b.update(ib)
+            steps.append(Step(ia, ib, v, e, crossing=(i, j) not in on_backbone))
         bounds = [(-1, -1), *backbone, (len(self.a), len(self.b))]
         for (i0, j0), (i1, j1) in zip(bounds, bounds[1:], strict=False):
             ga = [i for i in range(i0 + 1, i1) if i not in used_a]
@@ -545,6 +746,91 @@ class SequenceAligner:
                         continue
             out.append(s)
         return [s for s in out if id(s) not in used]
+
+
+# A part must say this much (identity tokens) to be taken for a part of another clause:
+# "Reach is a static ability." sits inside many keyword rules.
+PART_TOKENS_AT_LEAST = 8
+# ...unless it has a text this alike (rapidfuzz ratio) on the other side: its continuation.
+NEARLY_UNCHANGED = 92
+_NGRAM = 4
+
+
+# A pair found among the children of two paired parents gives way when one of its clauses
+# reads better than this (rapidfuzz ratio / 100) with a clause elsewhere; a better reading
+# below ELSEWHERE_FROM is no sign of a move.
+ELSEWHERE_BETTER_BY = 0.05
+ELSEWHERE_FROM = 0.7
+
+
+def _content(score: float, evidence: list[dict]) -> float:
+    """A step's score without the label bonus (the content score the evidence keeps)."""
+    return next((e["content"] for e in evidence if "content" in e), score)
+
+
+def _descendants(items: Sequence[Item]) -> dict[str, list[int]]:
+    """Label -> the indexes of every labelled clause under it, in order: section 203 holds
+    203.1, 203.1a, 203.2...; rule 203.1 holds 203.1a... (a whole subtree, so that a rule
+    split into itself and a new subrule, 203.1 -> 202.1 + 202.1a in 2009, can be seen)."""
+    out: dict[str, list[int]] = {}
+    for k, x in enumerate(items):
+        parent = parent_of(x.label) if x.label else None
+        while parent:
+            out.setdefault(parent, []).append(k)
+            parent = parent_of(parent)
+    return out
+
+
+def _contained_in(
+    wholes: dict[int, tuple[str, str]], parts: dict[int, tuple[str, str]]
+) -> dict[int, list[int]]:
+    """Which ``parts`` ((kind, identity key) by index) sit, as a whole run of tokens, inside
+    exactly one of ``wholes`` of their kind (longer than they are) and are not repeated among
+    the parts: whole -> its parts, in the order they sit in it. Only a whole that opens with
+    one of its parts is given: a sentence from the middle of a long clause that became a
+    rule of its own says nothing about where the rest went. So the wholes are found by
+    their opening words first (one dictionary lookup per part), and only the few found are
+    searched for the other parts."""
+    repeats = Counter(parts.values())
+    wanted = {
+        k: (kind, key)
+        for k, (kind, key) in parts.items()
+        if key.count(" ") + 1 >= PART_TOKENS_AT_LEAST and repeats[(kind, key)] == 1
+    }
+    if not wanted or not wholes:
+        return {}
+
+    def opening(kind: str, key: str) -> tuple[str, ...]:
+        return (kind, *key.split(" ", _NGRAM)[:_NGRAM])
+
+    by_opening: dict[tuple[str, ...], list[int]] = {}
+    for w, (kind, key) in wholes.items():
+        by_opening.setdefault(opening(kind, key), []).append(w)
+    opened = {
+        w
+        for kind, key in wanted.values()
+        for w in by_opening.get(opening(kind, key), ())
+        if len(wholes[w][1]) > len(key) and wholes[w][1].startswith(key + " ")
+    }
+    if not opened:
+        return {}
+    # Where each candidate part sits: it must sit in one whole only (all wholes count).
+    everything = "\n".join(f" {key} " for _kind, key in wholes.values())
+    found: dict[int, list[tuple[int, int]]] = {}
+    for w in opened:
+        kind_w, key_w = wholes[w]
+        padded_w = f" {key_w} "
+        for k, (kind, key) in wanted.items():
+            if kind != kind_w or len(key) >= len(key_w):
+                continue
+            at = padded_w.find(f" {key} ")
+            if at < 0:
+                continue
+            first = everything.find(f" {key} ")
+            if everything.find(f" {key} ", first + 1) >= 0:
+                continue  # sits in two wholes (or twice in one): no part of either
+            found.setdefault(w, []).append((at, k))
+    return {w: [k for _, k in sorted(ps)] for w, ps in found.items() if min(ps)[0] == 0}
 
 
 def ratios_at_least(ta: list[str], tb: list[str], cutoff: float) -> list[tuple[float, int, int]]:

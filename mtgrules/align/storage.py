@@ -15,7 +15,10 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
-from collections.abc import Iterable
+import time
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -75,20 +78,55 @@ def _inferred_label(evidence: list[dict]) -> str | None:
 # --- what readers ask for -------------------------------------------------------------------
 
 
+@dataclass
+class Unstored:
+    """An alignment a reader needed and the store did not hold current (never stored, or
+    stored by another aligner): computed in memory, never written."""
+
+    what: str  # "en-2009-05-01 -> en-2009-07-11", or "rule 107.3"
+    seconds: float
+
+
+_unstored: ContextVar[list[Unstored] | None] = ContextVar("unstored", default=None)
+
+
+@contextmanager
+def noting_unstored() -> Iterator[list[Unstored]]:
+    """Collect the alignments computed in memory while the block runs (the command layer
+    says how to store them when that took long: reads never write)."""
+    notes: list[Unstored] = []
+    token = _unstored.set(notes)
+    try:
+        yield notes
+    finally:
+        _unstored.reset(token)
+
+
+def _note(what: str, started: float) -> None:
+    notes = _unstored.get()
+    if notes is not None:
+        notes.append(Unstored(what, round(time.perf_counter() - started, 3)))
+
+
 def align_editions(
-    session: Session, a: int, b: int, *, refresh: bool = False, store: bool = True
+    session: Session, a: int, b: int, *, refresh: bool = False, store: bool = False
 ) -> EditionAlignment:
-    """Align every clause of edition ``a`` with edition ``b`` (ids). Reads the stored result
-    when one with the current signature exists; computes and stores it otherwise."""
+    """Every clause of edition ``a`` paired with edition ``b`` (ids): the stored alignment
+    when the current aligner made it, else one computed now. Computed alignments are stored
+    only with ``store`` (ingest and `mtgrules align --store`): a read never writes, so it
+    works on a read-only store."""
     info_a = edition_info(session, a)
     info_b = edition_info(session, b)
     if not refresh:
         stored = load_edition_alignment(session, info_a, info_b)
         if stored is not None:
             return stored
+    started = time.perf_counter()
     result = compute_edition_alignment(session, info_a, info_b)
     if store:
         save_edition_alignment(session, result)
+    else:
+        _note(f"{info_a.slug} -> {info_b.slug}", started)
     return result
 
 
@@ -98,22 +136,26 @@ def align_rule(
     *,
     as_of: int | None = None,
     refresh: bool = False,
-    store: bool = True,
+    store: bool = False,
 ) -> RuleAlignment:
     """Every clause of ``rule`` in every edition that has it, grouped by what rule it states.
 
-    The links are stored (one Alignment row per pair of editions, signed with the rule and
-    the aligner's version) and read back while the same editions hold the rule; a new
-    edition, or a new aligner version, makes them stale and they are recomputed."""
+    With ``store`` the links are stored (one Alignment row per pair of editions, signed with
+    the rule and the aligner's version) and read back while the same editions hold the
+    rule; a new edition, or a new aligner version, makes them stale. Without it, stored
+    links are still read back, and anything else is computed in memory."""
     editions = rule_editions(session, rule, as_of)
     ids = [e.info.id for e in editions]
     if not refresh:
         stored = load_rule_links(session, rule, ids)
         if stored is not None:
             return rule_alignment(session, rule, editions, *stored, as_of)
+    started = time.perf_counter()
     links, inferred, extra = compute_rule_links(session, rule, editions, as_of)
     if store and as_of is None:
         save_rule_links(session, rule, ids, links, inferred)
+    else:
+        _note(f"rule {rule}", started)
     return rule_alignment(session, rule, editions, links, inferred, extra, as_of)
 
 

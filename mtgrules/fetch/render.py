@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..render import wrap
 from .run import FetchReport
 
-_MARKS = {"changed": "~", "moved": ">", "added": "+", "removed": "-"}
+_MARKS = {"changed": "~", "renumbered": ">", "added": "+", "removed": "-"}
 
 
 def render_fetch(report: FetchReport) -> str:
@@ -38,16 +38,16 @@ def render_fetch(report: FetchReport) -> str:
             s = report.changes
             out.append(
                 f"{report.edition.slug}, since {report.previous.slug}: {s.get('changed', 0)} "
-                f"reworded, {s.get('moved', 0)} moved, {s.get('added', 0)} added, "
+                f"reworded, {s.get('renumbered', 0)} renumbered, {s.get('added', 0)} added, "
                 f"{s.get('removed', 0)} removed."
             )
             for c in report.top:
                 label = c["to"] or c["from"] or ""
-                if c["kind"] == "moved":
+                if c["kind"] == "renumbered":
                     label = f"{c['from']} -> {c['to']}"
                 kind = "reworded" if c["kind"] == "changed" else c["kind"]
                 line = f"{_MARKS.get(c['kind'], '=')} {label} {kind}"
-                if c.get("gist") and c["kind"] not in ("added", "moved"):
+                if c.get("gist") and c["kind"] not in ("added", "renumbered"):
                     gist = c["gist"] if len(c["gist"]) <= 200 else c["gist"][:199] + "…"
                     line += f": {gist}"
                 out.append("  " + wrap(line, "    ", width=98).lstrip())

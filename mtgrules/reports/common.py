@@ -60,6 +60,20 @@ def edition_gaps(report: dict[str, Any], editions: dict[str, Any], reference: st
             yield key, edition, lacks, moved, texts
 
 
+def defect_lines(defects: dict[str, Any] | None) -> list[str]:
+    """A translation's own defects (update's, or drift's read through update), one line each:
+    every renderer says them alike."""
+    if not defects:
+        return []
+    out = [
+        f"its {m['label']} is {m['expected']} (a mislabel): {m['text'][:80]}"
+        for m in defects["mislabels"]
+    ]
+    if defects["duplicate_labels"]:
+        out.append("labels it uses twice: " + ", ".join(defects["duplicate_labels"]))
+    return out
+
+
 def update_sections(report: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
     """The clauses of an update report grouped as every renderer shows them: new (translate),
     changed (review), renumbered, removed (delete), unchanged."""

@@ -1,7 +1,8 @@
 """What changed between two editions of one language, word by word.
 
-Reads align_editions: a clause whose label changed is a move (with its wording change, if
-any), not a deletion plus an insertion; clauses only in A are removed, only in B added.
+Reads align_editions: a clause whose label changed is renumbered (with its wording change, if
+any), not a deletion plus an insertion; clauses only in A are removed, only in B added. The
+renumbering is counted and summarised by section as every reader does (align.renumbering).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.orm import Session
 
+from ..align.renumbering import Renumbering, is_renumbered, renumbering
 from ..errors import NotFoundError, QueryError
 from ..record import OPTIONAL, Record, key
 from ..store.queries import EditionInfo, find_edition_or_version, list_editions
@@ -28,10 +30,10 @@ _COMPARED = ("rule", "example", "glossary", "heading")
 
 @dataclass
 class Change(Record):
-    """One clause that differs: added, removed, moved (renumbered) or changed (reworded)."""
+    """One clause that differs: added, removed, renumbered or changed (reworded)."""
 
-    kind: str  # added | removed | moved | changed | notation
-    pair: str  # the aligner's pair kind (match, moved, split...)
+    kind: str  # added | removed | renumbered | changed | notation
+    pair: str  # the aligner's pair kind (match, renumbered, split...)
     from_label: str | None = field(metadata=key("from"))
     to_label: str | None = field(metadata=key("to"))
     clause_kind: str | None
@@ -59,6 +61,8 @@ class DiffReport(Record):
     rule: str | None
     changes: list[Change]
     summary: dict[str, int]
+    # The renumbering of the pair (of the rule, with --rule): its count and its sections.
+    renumbering: Renumbering
 
     @property
     def added(self) -> list[str]:
@@ -69,17 +73,21 @@ class DiffReport(Record):
         return [c.from_label for c in self.changes if c.kind == "removed" and c.from_label]
 
     @property
-    def moved(self) -> list[dict[str, str | None]]:
-        return [{"from": c.from_label, "to": c.to_label} for c in self.changes if c.kind == "moved"]
+    def renumbered(self) -> list[dict[str, str | None]]:
+        return [
+            {"from": c.from_label, "to": c.to_label} for c in self.changes if c.kind == "renumbered"
+        ]
 
     def as_json(self) -> dict[str, Any]:
         out = super().as_json()
         summary = out.pop("summary")
+        numbering = out.pop("renumbering")
         return {
             **out,
             "added": self.added,
             "removed": self.removed,
-            "moved": self.moved,
+            "renumbered": self.renumbered,
+            "renumbering": numbering,
             "summary": summary,
         }
 
@@ -146,7 +154,14 @@ def alignment_diff(ea: EditionAlignment, *, rule: str | None = None) -> DiffRepo
     alignment once and builds both its changelog and the rules' history from it)."""
     ea_info, eb_info = ea.a, ea.b
     changes: list[Change] = []
-    counts = {"unchanged": 0, "changed": 0, "moved": 0, "added": 0, "removed": 0, "notation": 0}
+    counts = {
+        "unchanged": 0,
+        "changed": 0,
+        "renumbered": 0,
+        "added": 0,
+        "removed": 0,
+        "notation": 0,
+    }
     for p in ea.pairs:
         ca, cb = p.a, p.b
         if rule and not (
@@ -162,10 +177,9 @@ def alignment_diff(ea: EditionAlignment, *, rule: str | None = None) -> DiffRepo
             kind = "added"
         else:
             assert ca is not None and cb is not None
-            moved = ca.label != cb.label and (ca.label or cb.label)
             words = _words(ca.norm, cb.norm)
-            if moved:
-                kind = "moved"
+            if is_renumbered(ca, cb):
+                kind = "renumbered"
             elif changed(words):
                 kind = "notation" if same_wording(ca.text, cb.text) else "changed"
             elif _spaced(ca.text) != _spaced(cb.text):
@@ -209,4 +223,5 @@ def alignment_diff(ea: EditionAlignment, *, rule: str | None = None) -> DiffRepo
         return label_sort_key(lab.rstrip(".")) if lab else (10**9,)
 
     changes.sort(key=order)
-    return DiffReport(ea_info, eb_info, rule, changes, counts)
+    moves = [(c.from_label or "", c.to_label or "") for c in changes if c.kind == "renumbered"]
+    return DiffReport(ea_info, eb_info, rule, changes, counts, renumbering(moves))

@@ -108,6 +108,11 @@ class EditionDrift(Record):
     checks: list[qa.Finding]
     summary: dict[str, Any]
     notes: list[str] | None = field(default=None, metadata=OPTIONAL)
+    # A translation read through the English it was made from (update.py) also carries its
+    # own defects (a mislabel: zh-Hans-2022-06-10's second 701.42a is its 701.42b) and the
+    # renumbering of its English since (align.renumbering).
+    defects: Any = field(default=None, metadata=OPTIONAL)
+    renumbering: Any = field(default=None, metadata=OPTIONAL)
 
     @property
     def missing_rules(self) -> list[str]:
@@ -119,7 +124,8 @@ class EditionDrift(Record):
 
     def as_json(self) -> dict[str, Any]:
         out = super().as_json()
-        tail = {k: out.pop(k) for k in ("renumbered", "checks", "summary", "notes") if k in out}
+        keys = ("renumbered", "renumbering", "checks", "defects", "summary", "notes")
+        tail = {k: out.pop(k) for k in keys if k in out}
         return {**out, "missing_rules": self.missing_rules, "added_rules": self.added_rules, **tail}
 
     def has_differences(self) -> bool:

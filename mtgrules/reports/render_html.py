@@ -14,6 +14,7 @@ from .. import __version__
 from .common import (
     change_sides,
     clause_name,
+    defect_lines,
     edition_gaps,
     shown_label,
     update_from_name,
@@ -246,6 +247,14 @@ def render_edition_drift(report: dict[str, Any]) -> str:
         + "</p>",
         "<h2>Checks</h2>" + _checks_table(report["checks"], names),
     ]
+    defects = defect_lines(report.get("defects"))
+    if defects:
+        parts.insert(
+            3,
+            f"<h2>Defects of {esc(e['slug'])}</h2><ul>"
+            + "".join(f"<li>{esc(line)}</li>" for line in defects)
+            + "</ul>",
+        )
     return page(f"{e['slug']} against {ref['slug']}", "\n".join(parts))
 
 
@@ -356,6 +365,7 @@ def render_update(report: dict[str, Any]) -> str:
 
 def render_diff(report: dict[str, Any]) -> str:
     a, b, s = report["a"], report["b"], report["summary"]
+    from ..align.renumbering import summary_lines
     from .render_text import NOTATION_SHOWN, notation_labels
 
     rows = []
@@ -370,7 +380,7 @@ def render_diff(report: dict[str, Any]) -> str:
         else:
             left, right = f"<del>{esc(c['a_text'])}</del>", ""
         old, new = change_sides(c)
-        shown = {"changed": "reworded", "moved": "renumbered"}.get(c["kind"], c["kind"])
+        shown = {"changed": "reworded"}.get(c["kind"], c["kind"])
         rows.append(
             f'<tr class="change {esc(c["kind"])}"><td class="label">{esc(shown)}</td>'
             f'<td><span class="label">{esc(old if c["kind"] != "added" else "")}</span> <span class="text">{left}</span></td>'
@@ -378,10 +388,12 @@ def render_diff(report: dict[str, Any]) -> str:
         )
     scope = f", rule {report['rule']}" if report.get("rule") else ""
     body = (
-        f"<p>{esc(s['changed'])} reworded, {esc(s['moved'])} renumbered, {esc(s['added'])} added, "
+        f"<p>{esc(s['changed'])} reworded, {esc(s['renumbered'])} renumbered, "
+        f"{esc(s['added'])} added, "
         f"{esc(s['removed'])} removed, {esc(s.get('notation', 0))} in notation only, "
         f"{esc(s['unchanged'])} unchanged.</p>"
-        '<table class="sbs" id="diff"><thead><tr><th style="width:7em">change</th>'
+        + _renumbering_html(summary_lines(report["renumbering"]))
+        + '<table class="sbs" id="diff"><thead><tr><th style="width:7em">change</th>'
         f"<th>{esc(a['slug'])}</th><th>{esc(b['slug'])}</th></tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table>"
     )
@@ -390,6 +402,13 @@ def render_diff(report: dict[str, Any]) -> str:
             f"<p>Notation only ({len(notation)}): {esc(', '.join(notation_labels(notation)))}</p>"
         )
     return page(f"{a['slug']} → {b['slug']}{scope}", body)
+
+
+def _renumbering_html(lines: list[str]) -> str:
+    if not lines:
+        return ""
+    items = "".join(f"<li>{esc(line)}</li>" for line in lines[1:])
+    return f'<p id="renumbering"><strong>{esc(lines[0])}</strong></p><ul>{items}</ul>'
 
 
 def render_trace(report: dict[str, Any]) -> str:

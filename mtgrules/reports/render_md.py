@@ -11,6 +11,7 @@ from typing import Any
 from .common import (
     change_sides,
     clause_name,
+    defect_lines,
     edition_gaps,
     shown_label,
     update_from_name,
@@ -145,6 +146,10 @@ def render_edition_drift(report: dict[str, Any]) -> str:
             f"- its `{shown_label(r['from'])}` is `{shown_label(r['to'])}`"
             for r in report["renumbered"]
         ]
+    defects = defect_lines(report.get("defects"))
+    if defects:
+        out += ["", f"## Defects of {md(e['slug'])} ({len(defects)})", ""]
+        out += [f"- {md(line)}" for line in defects]
     out += _checks(report["checks"], {str(e["id"]): e["slug"]})
     return "\n".join(out) + "\n"
 
@@ -244,19 +249,25 @@ def render_diff(report: dict[str, Any]) -> str:
     out = [
         f"# {md(a['slug'])} → {md(b['slug'])}{scope}",
         "",
-        f"{s['changed']} reworded, {s['moved']} renumbered, {s['added']} added, "
+        f"{s['changed']} reworded, {s['renumbered']} renumbered, {s['added']} added, "
         f"{s['removed']} removed, {s.get('notation', 0)} in notation only, "
         f"{s['unchanged']} unchanged.",
         "",
     ]
+    from ..align.renumbering import summary_lines
     from .render_text import NOTATION_SHOWN, notation_labels
+
+    numbering = summary_lines(report["renumbering"])
+    if numbering:
+        out += [f"**{numbering[0]}**", ""]
+        out += [f"- {md(line)}" for line in numbering[1:]] + [""]
 
     notation = [c for c in report["changes"] if c["kind"] == "notation"]
     for c in report["changes"]:
         if c["kind"] == "notation" and len(notation) > NOTATION_SHOWN:
             continue
         old, new = change_sides(c)
-        if c["kind"] == "moved":
+        if c["kind"] == "renumbered":
             head = f"`{md(old)}` → `{md(new)}` renumbered"
         else:
             name = old if c["kind"] == "removed" else new

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..align.renumbering import summary_lines
 from ..render import bold, dim, table, wrap
 from ..text.width import wrap_lines
 from .common import (
     change_sides,
     clause_name,
+    defect_lines,
     edition_gaps,
     shown_label,
     update_from_name,
@@ -235,6 +237,10 @@ def render_edition_drift(report: dict[str, Any], colour: bool = False, width: in
             ],
             width,
         )
+    defects = defect_lines(report.get("defects"))
+    if defects:
+        out += ["", bold(f"Defects of {e['slug']} ({len(defects)})", colour)]
+        out += _list("", defects, width)
     eds = {str(e["id"]): e}
     out += _checks_block(report["checks"], eds, colour, width)
     out += _notes(report, width)
@@ -260,6 +266,16 @@ def render_update(report: dict[str, Any], colour: bool = False, width: int = WID
             f"{s['renumbered']} renumbered, {s['removed']} removed; "
             f"checks: {s['errors']} errors, {s['warnings']} warnings.",
             width,
+        ),
+        *(
+            wrapped
+            for line in summary_lines(report["renumbering"])[:1]
+            for wrapped in wrap_lines(
+                f"{line} in the English since {src['slug']} (as diff prints it; the "
+                f"{s['renumbered']} that kept their wording are listed as renumbered, the "
+                "others as changed).",
+                width,
+            )
         ),
     ]
     if s.get("direct"):
@@ -332,22 +348,25 @@ def render_diff(report: dict[str, Any], colour: bool = False, width: int = WIDTH
     out = [
         bold(f"{a['slug']} -> {b['slug']}{scope}", colour),
         *wrap_lines(
-            f"{s['changed']} reworded, {s['moved']} renumbered, {s['added']} added, "
+            f"{s['changed']} reworded, {s['renumbered']} renumbered, {s['added']} added, "
             f"{s['removed']} removed, {s.get('notation', 0)} in notation only, "
             f"{s['unchanged']} unchanged.",
             width,
         ),
     ]
+    numbering = summary_lines(report["renumbering"])
+    if numbering:
+        out += ["", numbering[0], *(f"  {line}" for line in numbering[1:])]
     if report["changes"]:
         out.append(diff_legend(colour))
-    marks = {"changed": "~", "moved": ">", "added": "+", "removed": "-"}
+    marks = {"changed": "~", "renumbered": ">", "added": "+", "removed": "-"}
     notation = [c for c in report["changes"] if c["kind"] == "notation"]
     for c in report["changes"]:
         if c["kind"] == "notation" and len(notation) > NOTATION_SHOWN:
             continue
         mark = marks.get(c["kind"], "=")
         old, new = change_sides(c)
-        if c["kind"] == "moved":
+        if c["kind"] == "renumbered":
             head = f"{old} -> {new}  renumbered"
             if c.get("wording_changed"):
                 head += " and reworded"

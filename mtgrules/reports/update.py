@@ -26,6 +26,7 @@ from sqlalchemy.orm import Session
 
 from ..align.glossary import term_key
 from ..align.reference import SourceChoice, find_source
+from ..align.renumbering import Renumbering, is_renumbered, renumbering
 from ..align.scope import Scope, covered_scope
 from ..errors import QueryError
 from ..record import INTERNAL, OPTIONAL, Record
@@ -34,7 +35,8 @@ from ..text.labels import label_sort_key
 from ..text.language import is_english
 from . import checks as qa
 from .common import newest_english
-from .drift import DriftClause, EditionDrift, Renumbering
+from .drift import DriftClause, EditionDrift
+from .drift import Renumbering as DriftRenumbering
 from .worddiff import changed, summarize, word_diff
 
 STATUSES = ("unchanged", "changed", "new", "renumbered", "removed")
@@ -93,26 +95,32 @@ class UpdateReport(Record):
     checks: list[qa.Finding]
     # The part of the rules T covers (align/scope.py); the report is about that part of N.
     scope: Scope | None = None
+    # S -> N's renumbering (align.renumbering, as diff S N counts it): (S label, N label).
+    moves: list[tuple[str, str]] = field(default_factory=list, metadata=INTERNAL)
+
+    @property
+    def renumbering(self) -> Renumbering:
+        return renumbering(self.moves)
 
     @property
     def missing(self) -> list[DriftClause]:
-        """What the translation lacks against N: its new clauses, its gaps, and the glossary
-        entries whose English term was renamed (the translation has no entry under the new
-        term; its old entry is listed as changed, with the rename)."""
+        """What the translation lacks against N: its new clauses (rules, examples, headings,
+        glossary entries) and its gaps, the clauses of status "new", so that drift's
+        "missing" and update's "new" are one count. A glossary entry whose English term was
+        renamed is changed, not missing: the translation has it, under the old term (the
+        rename is shown with it)."""
         return [
             DriftClause(i.label, i.parent, i.kind, i.english, i.term)
             for i in self.clauses
-            if i.kind in ("rule", "example", "glossary")
-            and (i.status == "new" or i.renamed_from is not None)
+            if i.status == "new"
         ]
 
     @property
-    def renumbered(self) -> list[Renumbering]:
-        return [
-            Renumbering(self.edition.id, i.from_label, i.label)
-            for i in self.clauses
-            if i.kind == "rule" and i.from_label and i.label and i.from_label != i.label
-        ]
+    def renumbered(self) -> list[DriftRenumbering]:
+        """The clauses N numbers otherwise than S, whatever their wording (the renumbering
+        map of S -> N, which diff S N prints too); a split names each part, a merge each
+        clause merged."""
+        return [DriftRenumbering(self.edition.id, a, b) for a, b in self.moves]
 
     @property
     def changed(self) -> list[UpdateItem]:
@@ -173,6 +181,7 @@ class UpdateReport(Record):
             "removed": [i.as_json() for i in self.removed],
             "checks": [f.as_json() for f in self.checks],
             "defects": self.defects.as_json(),
+            "renumbering": self.renumbering.as_json(),
             **({"scope": self.scope.as_json()} if self.scope is not None else {}),
             "summary": self.summary(),
             "clauses": [i.as_json() for i in self.clauses],
@@ -196,10 +205,19 @@ class UpdateReport(Record):
         }
         # In drift's terms every renumbering is a label move of a matched clause.
         moved = [
-            Renumbering(r.edition, r.from_label, r.to_label, pair="moved") for r in self.renumbered
+            DriftRenumbering(r.edition, r.from_label, r.to_label, pair="renumbered")
+            for r in self.renumbered
         ]
         return EditionDrift(
-            self.edition, self.reference, self.missing, self.added, moved, self.checks, summary
+            self.edition,
+            self.reference,
+            self.missing,
+            self.added,
+            moved,
+            self.checks,
+            summary,
+            defects=self.defects,
+            renumbering=self.renumbering,
         )
 
 
@@ -406,7 +424,17 @@ def update_report(
         {f.label or f.key or "" for f in findings if f.check == "untranslated"} - {""},
         key=label_sort_key,
     )
-    return UpdateReport(target, reference, origin, items, removed, added, defects, findings, scope)
+    in_n = {n.id for n in n_clauses}
+    moves = sorted(
+        {
+            (s.label or "", n.label or "")
+            for s, n, _score in sn
+            if s.id in wanted and n.id in in_n and is_renumbered(s, n)
+        }
+    )
+    return UpdateReport(
+        target, reference, origin, items, removed, added, defects, findings, scope, moves
+    )
 
 
 def _duplicates_by_place(

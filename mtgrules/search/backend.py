@@ -96,7 +96,7 @@ def ranked_groups(
             WHERE 1 = 1 {where}
             ORDER BY m.r, g.id LIMIT :n"""
     try:
-        rows = fetch(db, sql, params)
+        rows = fetch(db, sql, params, plain=True)
     except Exception as exc:  # the driver's error, whichever driver it is
         if not _is_query_error(exc):
             raise
@@ -123,6 +123,38 @@ def total_documents(db: Any) -> int:
     # Group ids are dense (store/search_index.py), so the largest is the count, read from
     # the primary key's last entry instead of a scan.
     return int(scalar(db, f"SELECT max(id) FROM {GROUP_TABLE}") or 0)
+
+
+# Texts read to estimate the average length per language (BM25's length normalisation).
+LENGTH_SAMPLE = 500
+
+
+def average_lengths(db: Any) -> dict[str, float]:
+    """The average number of index tokens of a text, per language, estimated from every
+    n-th text of the index (group ids are dense). Cached per store and index size."""
+    total = total_documents(db)
+    key = (store_url(db), int(total))
+    cached = _LENGTH_CACHE.get(key)
+    if cached is not None:
+        return cached
+    step = max(total // LENGTH_SAMPLE, 1)
+    ids = range(1, total + 1, step)
+    words = "length(lemmas) - length(replace(lemmas, ' ', '')) + 1"
+    rows = fetch(
+        db,
+        f"SELECT language, avg({words}), count(*) FROM {GROUP_TABLE} "
+        f"WHERE id IN ({in_list(ids)}) AND lemmas IS NOT NULL AND lemmas != '' "
+        "GROUP BY language",
+        plain=True,
+    )
+    # A language the sample barely holds is left to the candidates' own average.
+    found = {lang: float(avg) for lang, avg, n in rows if avg and int(n) >= 20}
+    _LENGTH_CACHE.clear()
+    _LENGTH_CACHE[key] = found
+    return found
+
+
+_LENGTH_CACHE: dict[tuple[str, int], dict[str, float]] = {}
 
 
 def load_members(db: Any, groups: Iterable[Group], edition_ids: set[int] | None) -> None:
@@ -178,17 +210,25 @@ def glossary_groups(db: Any, keys: Sequence[str], kinds: Sequence[str] | None) -
 def groups_of_clauses(db: Any, clauses: Sequence[Any], languages: dict[int, str]) -> list[Group]:
     """The groups holding these clause rows (id, edition_id, kind, term, norm), found by the
     group key (an index probe; no clause -> group index is needed)."""
-    keys = {group_key(languages[c.edition_id], c.kind, c.term, c.norm) for c in clauses}
+    return list(groups_by_clause(db, clauses, languages).values())
+
+
+def groups_by_clause(
+    db: Any, clauses: Sequence[Any], languages: dict[int, str]
+) -> dict[int, Group]:
+    """The group holding each of these clause rows, by clause id (groups_of_clauses)."""
+    keys = {c.id: group_key(languages[c.edition_id], c.kind, c.term, c.norm) for c in clauses}
     if not keys:
-        return []
-    params = {f"k{i}": k for i, k in enumerate(sorted(keys))}
+        return {}
+    params = {f"k{i}": k for i, k in enumerate(sorted(set(keys.values())))}
     rows = fetch(
         db,
-        f"SELECT id, language, kind, term FROM {GROUP_TABLE} "
+        f"SELECT id, language, kind, term, key FROM {GROUP_TABLE} "
         f"WHERE key IN ({', '.join(':' + k for k in params)})",
         params,
     )
-    return [Group(r[0], 0.0, r[1], r[2], r[3]) for r in rows]
+    by_key = {bytes(r[4]): Group(r[0], 0.0, r[1], r[2], r[3]) for r in rows}
+    return {cid: by_key[k] for cid, k in keys.items() if k in by_key}
 
 
 def group_rows(db: Any, ids: Iterable[int]) -> list[Group]:
@@ -214,7 +254,7 @@ def clauses_labelled(
     params = {f"l{i}": lab for i, lab in enumerate(labels)}
     rows = fetch(
         db,
-        "SELECT id, edition_id, kind, label, parent, term, norm, raw FROM clause "
+        "SELECT id, edition_id, kind, label, parent, term, norm, raw, position FROM clause "
         f"WHERE label IN ({', '.join(':' + k for k in params)}) "
         f"AND kind IN ({', '.join(repr(k) for k in kinds)}) "
         f"AND edition_id IN ({in_list(editions)})",
@@ -340,19 +380,19 @@ def lineage_heads(db: Any, clause_ids: Iterable[int]) -> dict[int, int]:
     return out
 
 
-def lineage_members(db: Any, heads: Iterable[int]) -> dict[int, list[tuple[int, int]]]:
-    """Every (edition id, clause id) of each lineage, by head (the head itself included)."""
+def lineage_members(db: Any, heads: Iterable[int]) -> dict[int, list[tuple[int, int, str | None]]]:
+    """Every (edition id, clause id, label) of each lineage, by head (the head included)."""
     ids = sorted(set(heads))
-    out: dict[int, list[tuple[int, int]]] = {h: [] for h in ids}
+    out: dict[int, list[tuple[int, int, str | None]]] = {h: [] for h in ids}
     for i in range(0, len(ids), 900):
         rows = fetch(
             db,
-            f"SELECT head, edition_id, clause_id FROM {LINEAGE_TABLE} "
+            f"SELECT head, edition_id, clause_id, label FROM {LINEAGE_TABLE} "
             f"WHERE head IN ({in_list(ids[i : i + 900])})",
             plain=True,
         )
-        for h, e, c in rows:
-            out[int(h)].append((int(e), int(c)))
+        for h, e, c, label in rows:
+            out[h].append((e, c, label))
     return out
 
 
@@ -382,26 +422,32 @@ def clause_editions(db: Any, clause_ids: Iterable[int]) -> dict[int, int]:
     return {int(c): int(e) for c, e in rows}
 
 
-def clauses_under(db: Any, pairs: Sequence[tuple[int, str]], first: int) -> list[Any]:
-    """The first ``first`` rules under each (edition id, label) pair, in document order
-    (405 -> 405.1, 405.2, 405.3; 702.19 -> 702.19a, 702.19b, 702.19c)."""
-    wanted = {(e, lab) for e, lab in pairs if lab}
+def clauses_under(db: Any, parents: Sequence[Any], first: int) -> list[Any]:
+    """The first ``first`` rules under each of these clauses (rows with id, edition_id,
+    label, position), in document order (405 -> 405.1, 405.2, 405.3; 702.19 -> 702.19a,
+    702.19b, 702.19c).
+
+    Read from the clauses that follow each one in its edition (the position index), not by
+    parent label: the same number has subrules in every edition of an archive, and only one
+    edition's are wanted."""
+    wanted = {(c.edition_id, c.label): c.position for c in parents if c.label}
     if not wanted:
         return []
-    labels = sorted({lab for _e, lab in wanted})
-    editions = sorted({e for e, _lab in wanted})
-    params = {f"l{i}": lab for i, lab in enumerate(labels)}
+    # Examples sit between subrules: a window wide enough for FIRST rules and theirs.
+    window = first * 12
+    ranges = " OR ".join(
+        f"(edition_id = {int(e)} AND position > {int(p)} AND position <= {int(p) + window})"
+        for (e, _lab), p in sorted(wanted.items())
+    )
     rows = fetch(
         db,
         "SELECT id, edition_id, kind, label, parent, term, norm, raw, position FROM clause "
-        f"WHERE parent IN ({', '.join(':' + k for k in params)}) AND kind = 'rule' "
-        f"AND edition_id IN ({in_list(editions)}) ORDER BY edition_id, position",
-        params,
+        f"WHERE {ranges} ORDER BY edition_id, position",
     )
     out, taken = [], {}
     for r in rows:
         key = (r.edition_id, r.parent)
-        if key in wanted and taken.get(key, 0) < first:
+        if r.kind == "rule" and key in wanted and taken.get(key, 0) < first:
             taken[key] = taken.get(key, 0) + 1
             out.append(r)
     return out

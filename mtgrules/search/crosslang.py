@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..align.links import inferred_labels, links_touching
+from ..align.links import inferred_labels, links_touching, translation_alignments
 from ..store.queries import EditionInfo
 from ..store.search_index import GROUP_TABLE, term_key
 from ..store.sql import fetch, in_list
@@ -223,13 +223,13 @@ def attach_aligned(
     by_clause = {cid: h for h in hits for cid in h.clause_ids}
     hit_ids = list(by_clause)
     other_ids = _reachable(hits, alive, by_id)
-    # 1. Links stored by the aligner, in either direction: those of alignments with an
-    # edition of another language (a link may join any two languages, whatever their dates).
-    languages = {h.language for h in hits}
-    others_any = [
-        e.id for e in alive if not all(same_language(e.language, lang) for lang in languages)
-    ]
-    pairs = links_touching(session, hit_ids, others_any)
+    # 1. Links stored by the aligner, in either direction: those of alignments between two
+    # languages (a link may join any two languages, whatever their dates).
+    alignments = translation_alignments(session, {e.id: e.language for e in alive})
+    edition_of = {
+        cid: eid for h in hits for cid, eid in zip(h.clause_ids, h.clause_editions, strict=False)
+    }
+    pairs = links_touching(session, hit_ids, alignments, edition_of)
     others = load_clauses(session, [b for _a, b, _s in pairs])
     for a, b, score in pairs:
         if b in others and a in by_clause:
@@ -390,4 +390,5 @@ def _probe(group: Group, by_id: dict[int, EditionInfo]) -> Hit:
         editions=[by_id[e].slug for e, _c in newest_first],
         edition_ids=[e for e, _c in newest_first],
         clause_ids=[c for _e, c in newest_first],
+        clause_editions=[e for e, _c in newest_first],
     )

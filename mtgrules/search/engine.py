@@ -1,11 +1,12 @@
 """`mtgrules search`: ranked full-text hits in every language, each with its aligned clauses.
 
 The steps, one module each: the query checked and cut into terms (query.py); candidate texts
-matched and scored by the database (backend.py) - all the terms, the terms as one phrase,
-and, when those are few, any of the terms (the fallback for questions); the glossary entry
-that is exactly the term and the rules it points to; mistyped words corrected (fuzzy.py);
-the candidates put in the librarian's order (rank.py); one hit per clause lineage
-(hits.py); the clauses in other languages attached (crosslang.py).
+matched by the database (backend.py) - all the terms, the terms as one phrase, for a
+question each term left out in turn, and, when those are few, any of the terms; the
+glossary entry that is exactly the term and the rules defining it; mistyped words corrected
+(fuzzy.py); the candidates weighed (BM25 with proximity) and put in the librarian's order
+(rank.py); one hit per clause lineage (hits.py); the clauses in other languages attached
+(crosslang.py).
 
 Takes a SQLAlchemy Session or a LiteSession (store/sql.py): the CLI searches without
 importing SQLAlchemy.
@@ -13,7 +14,7 @@ importing SQLAlchemy.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ..errors import QueryError
@@ -26,6 +27,7 @@ from ..text.labels import match_rule_query
 from ..text.language import base_language, language_order, same_language, same_tag
 from .backend import (
     Group,
+    average_lengths,
     clause_editions,
     clauses_labelled,
     clauses_under,
@@ -33,8 +35,8 @@ from .backend import (
     glossary_groups,
     group_lemmas,
     group_rows,
+    groups_by_clause,
     groups_in_editions,
-    groups_of_clauses,
     lineage_heads,
     load_clauses,
     load_members,
@@ -45,7 +47,7 @@ from .backend import (
     total_documents,
     word_rows,
 )
-from .crosslang import attach_aligned, concordant_groups
+from .crosslang import RENUMBERING, attach_aligned, concordant_groups
 from .fuzzy import corrections
 from .hits import Ranked, attach_labels, lineages, make_hits, newest_member
 from .query import (
@@ -63,7 +65,17 @@ from .query import (
     parse_query,
     stem,
 )
-from .rank import Features, has_phrase, longest_run, nearness, rarity, term_in
+from .rank import (
+    BANDS,
+    Features,
+    bigrams,
+    has_phrase,
+    idf,
+    nearness,
+    pairs,
+    positions,
+    weigh,
+)
 from .results import SearchResult
 
 # Distinct texts fetched per expression: each lineage may need several (one per wording),
@@ -77,6 +89,12 @@ WORDINGS = 3
 EXAMINED = 60
 # The subrules of a defining rule that stand beside it (405.1-405.3 under 405 Stack).
 FIRST = 3
+# Queries of up to this many searched words want texts holding them all first (rank.py).
+WHOLE_TERMS = 2
+# Queries of this many searched words or fewer are also searched with each word left out in
+# turn (a question's answer may lack one of its words: 514.2 says "permanents" where the
+# question said "creatures"); longer ones with any of their words.
+LEAVE_ONE_OUT = 5
 
 
 @dataclass
@@ -98,10 +116,8 @@ class _Plan:
 class _Candidate:
     group: Group
     tier: int = 2
-    scores: dict[str, float] = field(default_factory=dict)
-    sub: bool = (
-        False  # joined as a defining rule's first subrule  # per expression: and, or, phrase
-    )
+    sub: bool = False  # joined as a defining rule's first subrule
+    order: int = 0  # a first subrule's place among them (document order)
 
 
 def search(
@@ -398,13 +414,14 @@ def _rank(
     fetched = max(CANDIDATES, plan.limit * 5)
     examined_n = max(EXAMINED, plan.limit * WORDINGS)
 
-    def gather(expr: Expr, name: str) -> list[int]:
-        """Fetch the best texts for ``expr``; the first few of each scope are looked at
-        closely. Returns them, best first."""
+    def gather(expr: Expr, name: str, share: float = 1.0) -> list[int]:
+        """Fetch the best texts for ``expr``; the first few of each scope (``share`` of the
+        usual number) are looked at closely. Returns them, best first."""
         got: list[int] = []
-        groups = ranked_groups(db, expr, languages=plan.languages, kinds=plan.kinds, limit=fetched)
+        limit = max(int(fetched * share), FEW)
+        groups = ranked_groups(db, expr, languages=plan.languages, kinds=plan.kinds, limit=limit)
         more = [groups]
-        crowded = len(groups) >= fetched and not all(
+        crowded = len(groups) >= limit and not all(
             g.language in plan.preferred_tags for g in groups
         )
         if plan.languages is None and plan.preferred_tags and crowded:
@@ -412,14 +429,13 @@ def _rank(
             # its texts (ranked first) are not left out.
             more.append(
                 ranked_groups(
-                    db, expr, languages=plan.preferred_tags, kinds=plan.kinds, limit=fetched
+                    db, expr, languages=plan.preferred_tags, kinds=plan.kinds, limit=limit
                 )
             )
         for found in more:
             for n, g in enumerate(found):
-                c = pool.setdefault(g.id, _Candidate(g))
-                c.scores[name] = g.score
-                if n < examined_n and g.id not in got:
+                pool.setdefault(g.id, _Candidate(g))
+                if n < examined_n * share and g.id not in got:
                     got.append(g.id)
         order[name] = got
         return got
@@ -460,12 +476,23 @@ def _rank(
         # that the fallback below knows how many full matches are really left.
         load_members(db, [pool[g].group for g in examined], plan.allowed)
         examined = {g for g in examined if pool[g].group.members}
-    # Each lineage may take several texts (its wordings through the editions): with fewer
-    # full matches than a few per hit asked for, the partial ones are fetched too.
-    full = [g for g in order["and"] if g in examined]
-    if len(full) < max(plan.limit * WORDINGS, FEW) and len(terms) > 1:
-        fresh = [g for g in gather(Expr(tuple(terms), "or"), "or") if g not in examined]
-        examined |= set(fresh)
+    # The partial matches. A longer query (a question) may be answered by a text lacking
+    # one of its words: each word is left out in turn, so that a text holding the others
+    # is found however many texts hold them all. Past LEAVE_ONE_OUT words, or with fewer
+    # full matches than a few per hit asked for (each lineage may take several texts, its
+    # wordings through the editions), any of the words.
+    found = {g for g in order["and"] if g in examined}
+    if WHOLE_TERMS < len(terms) <= LEAVE_ONE_OUT:
+        for i in range(len(terms)):
+            rest = Expr(tuple(t for j, t in enumerate(terms) if j != i), "and")
+            # Half as many each: together they are most of a question's candidates.
+            got = gather(rest, f"and-{i}", 0.5)
+            examined |= set(got)
+            found |= set(got)
+    if len(terms) > 1 and (
+        len(terms) > LEAVE_ONE_OUT or len(found) < max(plan.limit * WORDINGS, FEW)
+    ):
+        examined |= set(gather(Expr(tuple(terms), "or"), "or"))
     _add_defining_rules(plan, pool, examined, exact)
     concordant = (
         concordant_groups(db, translations, term_languages, plan.by_id, plan.kinds, termbase)
@@ -497,14 +524,15 @@ def _rank(
         for c in titles:
             c.tier = min(c.tier, 1)
         load_members(db, [c.group for c in titles], plan.allowed)
-        # Each edition's own number for the title: one text may carry several over the
-        # years (2006's 203 "Mana Cost and Color" is 202 today, and 203 is Illustration).
-        wanted = [
-            (e, c.group.labels[cid])
-            for c in titles
-            for e, cid in c.group.members
-            if c.group.labels.get(cid)
-        ]
+        # The title's subrules in its newest edition (older ones are older wordings of the
+        # same lineages), under that edition's own number for it: one text may carry several
+        # over the years (2006's 203 "Mana Cost and Color" is 202 today; 203 is Illustration).
+        wanted = []
+        for c in titles:
+            if c.group.members:
+                eid, cid = newest_member(c.group.members, plan.by_id)
+                if c.group.labels.get(cid):
+                    wanted.append((eid, c.group.labels[cid]))
         more = clauses_labelled(db, wanted)
         before = set(examined)
         if more:
@@ -517,73 +545,106 @@ def _rank(
             lemma_rows.update(group_lemmas(db, list(more_samples)))
             live += [c for c in fresh if c.group.id in more_samples]
     total = max(total_documents(db), 1)
-    weights = [rarity(_df(db, t, dfs), total) for t in terms]
-    qtokens = [stem(t) for t in parsed.tokens]
-    qlemmas = parsed.lemmas or qtokens
+    idfs = [idf(_df(db, t, dfs), total) for t in terms]
+    qlemmas = parsed.lemmas or [stem(t) for t in parsed.tokens]
     current = groups_in_editions(db, [c.group.id for c in live], newest_editions(plan))
-    searched = {a for t in terms for a in t.alts}
-    searched |= {ch for t in terms if t.han for a in t.alts for ch in a}
-    searched_count = max(sum(1 for t in qtokens if t in searched), 1)
-    lemma_searched = {lm for t in terms for lm in t.lemmas} | searched
     script = _script(plan)
-    out = []
+    # A query of one or two words wants them all; a longer one, the text it mostly names.
+    whole = len(terms) <= WHOLE_TERMS
+    texts = []
     for c in live:
         row = clauses[samples[c.group.id]]
         tokens = index_tokens(" ".join(p for p in (row.term, row.norm) if p))
         lemmas = lemma_rows.get(c.group.id) or []
         if len(lemmas) != len(tokens):
             lemmas = tokens
-        joined = "".join(tokens)
-        held = [term_in(t, tokens, joined, lemmas) for t in terms]
-        coverage = sum(w for w, h in zip(weights, held, strict=True) if h) / sum(weights)
+        texts.append((c, row, tokens, lemmas))
+
+    # Each typed word's idf, for the bigrams (0: a stop or question word, or Chinese, whose
+    # characters are its terms' own phrases).
+    def word_weight(word: str, lemma: str) -> float:
+        for t, w in zip(terms, idfs, strict=True):
+            if not t.han and (stem(word) in t.alts or word in t.alts or lemma in t.lemmas):
+                return w
+        return 0.0
+
+    qweights = [word_weight(w, lm) for w, lm in zip(parsed.tokens, qlemmas, strict=False)] + [
+        0.0
+    ] * max(len(parsed.tokens) - len(qlemmas), 0)
+    # BM25's length normalisation against the texts of the same language (Chinese counts
+    # characters, English words).
+    lengths: dict[str, list[int]] = {}
+    for c, _row, tokens, _lemmas in texts:
+        lengths.setdefault(c.group.language, []).append(len(tokens))
+    # The index's own average where its sample holds the language (a query's candidates
+    # are longer than most texts), else the candidates' (a page of a few rules).
+    average = {
+        lang: typical.get(lang) or sum(ns) / len(ns)
+        for lang, ns in lengths.items()
+        for typical in [average_lengths(db)]
+    }
+    out = []
+    multiword = len(parsed.tokens) > 1 and any(qweights)
+    for c, row, tokens, lemmas in texts:
+        lang = c.group.language
+        found = [positions(t, tokens, lemmas) for t in terms]
+        held = [bool(f) for f in found]
+        coverage = sum(w for w, h in zip(idfs, held, strict=True) if h) / (sum(idfs) or 1.0)
         in_phrase = (
             has_phrase(parsed.tokens, tokens) or has_phrase(qlemmas, lemmas, exact=True)
             if len(parsed.tokens) > 1
             else all(held)
         )
-        bm25 = c.scores.get("phrase") if in_phrase and "phrase" in c.scores else None
-        if bm25 is None:
-            bm25 = c.scores.get("and", c.scores.get("or", 0.0))
+        term_tokens = len(index_tokens(row.term)) if row.term else 0
+        # A first subrule of a defining rule that says nothing of the query (104.1 under
+        # 104 "Ending the Game", for conceding) is not where the term is defined.
+        tier = 2 if c.sub and c.tier == 1 and not any(held) else c.tier
         features = Features(
             preferred=any(same_language(c.group.language, p) for p in plan.preferred),
-            tier=c.tier,
+            tier=tier,
             coverage=coverage,
             phrase=in_phrase,
-            near=nearness(terms, tokens, lemmas) if len(terms) > 1 else float(all(held)),
+            near=nearness(terms, found) if len(terms) > 1 else float(all(held)),
             concordance=c.group.id in concordant,
-            bm25=max(bm25, 0.0),
+            weight=weigh(terms, found, idfs, len(tokens), average[lang], term_tokens)
+            + (
+                max(
+                    bigrams(parsed.tokens, qweights, pairs(tokens), len(tokens), average[lang]),
+                    bigrams(qlemmas, qweights, pairs(lemmas), len(tokens), average[lang]),
+                )
+                if multiword
+                else 0.0
+            ),
             script=script is None
             or not same_language(c.group.language, script)
             or c.group.language == script,
-            official=c.group.kind != "commentary",
-            run=(
-                min(
-                    max(
-                        longest_run(qtokens, searched, tokens),
-                        longest_run(qlemmas, lemma_searched, lemmas),
-                    )
-                    / searched_count,
-                    1.0,
-                )
-                if len(qtokens) > 1
-                else float(all(held))
-            ),
+            official=c.group.kind not in ("commentary", "example"),
             current=c.group.id in current,
-            sub=c.sub and c.tier == 1,
+            sub=c.sub and tier == 1,
+            order=c.order if c.sub and tier == 1 else 0,
+            whole=whole,
         )
         out.append(Ranked(c.group, features, row, tokens, fuzzy))
+    best = max((r.features.weight for r in out), default=0.0)
+    for r in out:
+        r.features.band = round(BANDS * r.features.weight / best) if best > 0 else BANDS
     out.sort(key=lambda r: (r.features.key(), r.group.id))
     return out
 
 
 def newest_editions(plan: _Plan) -> set[int]:
-    """The editions whose texts are today's: per language, the newest dated edition searched
-    of each kind (rules, glossary); a language with no dated edition (a scraped page) has
-    only its undated ones. A text elsewhere is an older wording."""
+    """The editions whose texts are today's, among those searched (newest_editions_of)."""
+    return newest_editions_of([plan.by_id[eid] for eid in plan.allowed])
+
+
+def newest_editions_of(editions: list[EditionInfo]) -> set[int]:
+    """The editions whose texts are today's: per language, the newest dated edition of each
+    kind (rules, glossary); a language with no dated edition (a scraped page) has only its
+    undated ones. A text elsewhere is an older wording."""
     best: dict[tuple[str, str], tuple[str, int]] = {}
     undated: dict[str, list[int]] = {}
-    for eid in plan.allowed:
-        e = plan.by_id[eid]
+    for e in editions:
+        eid = e.id
         if e.date:
             key = (e.language, e.kind)
             if key not in best or (e.date, eid) > best[key]:
@@ -683,14 +744,23 @@ def _add_as_defining(
     says only its title: 405 "Stack"; 405.1 and 405.2 say what the stack is) join the
     second tier."""
     db = plan.db
-    subrules = clauses_under(db, [(c.edition_id, c.label) for c in clauses], FIRST)
+    subrules = clauses_under(db, clauses, FIRST)
     languages = {e.id: e.language for e in plan.by_id.values()}
-    named = {g.id for g in groups_of_clauses(db, clauses, languages)}
-    found = groups_of_clauses(db, clauses + subrules, languages)
+    by_clause = groups_by_clause(db, clauses + subrules, languages)
+    named = {by_clause[c.id].id for c in clauses if c.id in by_clause}
+    # Each first subrule's place under its rule (405.1, 405.2, 405.3), read in that order.
+    place: dict[int, int] = {}
+    seen: dict[tuple[int, str], int] = {}
+    for r in subrules:
+        n = seen[(r.edition_id, r.parent)] = seen.get((r.edition_id, r.parent), -1) + 1
+        if r.id in by_clause:
+            place.setdefault(by_clause[r.id].id, n)
+    found = list({g.id: g for g in by_clause.values()}.values())
     new = [g for g in found if g.id not in pool or pool[g.id].tier == 2]
     for g in new:
         if g.id not in named:
-            pool.setdefault(g.id, _Candidate(g)).sub = True
+            c = pool.setdefault(g.id, _Candidate(g))
+            c.sub, c.order = True, place.get(g.id, FIRST)
     for g in new:
         c = pool.setdefault(g.id, _Candidate(g))
         c.tier = min(c.tier, 1)
@@ -721,24 +791,59 @@ def _rule_search(
     inferred = _inferred_groups(session, label, editions, kinds)
     found += inferred
     inferred_ids = {ids[0] for _lang, ids, _eds in inferred}
-    found.sort(key=lambda r: max(by_id[e].date or "" for e in r[2]), reverse=True)
-    found.sort(key=lambda r: language_order(r[0]))  # stable: newest first stays
-    shown = [(lang, list(zip(eds, ids, strict=True))) for lang, ids, eds in found[:limit]]
-    newest = [newest_member(members, by_id) for _lang, members in shown]
-    clauses = load_clauses(session, [cid for _e, cid in newest])
-    ranked = []
-    for n, ((lang, members), (_eid, cid)) in enumerate(zip(shown, newest, strict=True)):
-        row = clauses[cid]
-        group = Group(cid, 0.0, lang, row.kind, row.term, members)
-        # Already in order: the score only has to fall with the rank.
-        features = Features(True, 2, 1.0, True, 1.0, False, float(limit - n))
-        if cid in inferred_ids:  # the aligner's label for a clause that prints none
-            ranked.append(Ranked(group, features, row, [], False, label, True))
-        else:
-            ranked.append(
-                Ranked(group, features, row, [], False, row.label, bool(row.label_inferred))
-            )
-    hits = make_hits(session, [[r] for r in ranked], by_id, [])
+    # One hit per lineage (the stored alignments): the wordings a rule had under this
+    # number are one hit, shown in the newest (702.19b's "his or her" is today's "their").
+    newest = {
+        ids[0]: newest_member(list(zip(eds, ids, strict=True)), by_id) for _l, ids, eds in found
+    }
+    heads = lineage_heads(session, [cid for _e, cid in newest.values()])
+    merged: dict[tuple[str, int], list[tuple[str, list[int], list[int]]]] = {}
+    for g in found:
+        head = heads.get(newest[g[1][0]][1])
+        merged.setdefault((g[0], head) if head else (g[0], -g[1][0]), []).append(g)
+    # Today's text of the rule in every language first, then its older wordings, then what
+    # the number meant before the 2009 renumbering (another rule): each by language,
+    # newest first.
+    today = newest_editions_of(editions)
+
+    def place(lin: list[tuple[str, list[int], list[int]]]) -> int:
+        eds = {e for g in lin for e in g[2]}
+        if eds & today:
+            return 0
+        return 1 if any(not by_id[e].date or by_id[e].date >= RENUMBERING for e in eds) else 2
+
+    def newest_date(lin: list[tuple[str, list[int], list[int]]]) -> str:
+        return max(by_id[e].date or "" for g in lin for e in g[2])
+
+    lineages_found = list(merged.values())
+    for lin in lineages_found:
+        lin.sort(key=lambda g: max(by_id[e].date or "" for e in g[2]), reverse=True)
+    lineages_found.sort(key=newest_date, reverse=True)
+    lineages_found.sort(key=lambda lin: language_order(lin[0][0]))  # stable
+    lineages_found.sort(key=place)
+    shown = lineages_found[:limit]
+    rows = load_clauses(session, [newest[g[1][0]][1] for lin in shown for g in lin])
+    out: list[list[Ranked]] = []
+    for n, lin in enumerate(shown):
+        out.append([])
+        for lang, ids, eds in lin:
+            cid = newest[ids[0]][1]
+            row = rows[cid]
+            group = Group(cid, 0.0, lang, row.kind, row.term, list(zip(eds, ids, strict=True)))
+            # Already in order: the score only has to fall with the rank.
+            features = Features(True, 2, 1.0, True, 1.0, False, float(limit - n))
+            if cid in inferred_ids:  # the aligner's label for a clause that prints none
+                r = Ranked(group, features, row, [], False, label, True)
+            else:
+                r = Ranked(group, features, row, [], False, row.label, bool(row.label_inferred))
+            r.head = heads.get(cid)
+            out[-1].append(r)
+    # A wording that today's rules hold under another number is shown as today's rule, with
+    # the number asked for among the ones it had (107.3g of 2015 is 107.3h today); one with
+    # no descendant today is marked obsolete.
+    hits = make_hits(
+        session, out, by_id, [], {e.id for e in editions}, newest_editions_of(editions)
+    )
     return SearchResult(query, "rule", [label], hits)
 
 

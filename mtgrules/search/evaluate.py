@@ -22,7 +22,7 @@ from typing import Any, Protocol
 from ..errors import InputError
 from ..text.fold import fold
 
-LANGUAGES = ("en", "fr", "es", "zh-Hans", "zh-Hant")
+LANGUAGES = ("en", "fr", "es", "zh-Hans", "zh-Hant", "ja", "ko")
 # Answer languages may also say "zh": either Chinese script.
 ANSWER_LANGUAGES = (*LANGUAGES, "zh")
 # Labels name modern rules unless an answer says otherwise: before the July 2009

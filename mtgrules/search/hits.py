@@ -225,12 +225,15 @@ def make_hits(
     heads = {r.head for lin in groups for r in lin if r.head}
     chains = lineage_members(db, heads) if heads else {}
     extra: dict[int, list[tuple[int, int]]] = {}
+    # The label of every clause of the lineages: the numbers a hit had through the years
+    # ("was 702.18, 702.17"), whichever of its wordings matched.
+    chain_labels = {c: label for chain in chains.values() for _e, c, label in chain}
     for i, lin in enumerate(groups):
         lang = lin[0].group.language
         found = {
             (e, c)
             for h in {r.head for r in lin if r.head}
-            for e, c in chains.get(h, [])
+            for e, c, _label in chains.get(h, [])
             if (allowed is None or e in allowed) and e in by_id and by_id[e].language == lang
         }
         extra[i] = sorted(found)
@@ -260,7 +263,8 @@ def make_hits(
             if eid not in edition_ids:
                 edition_ids.append(eid)
         dates = [by_id[e].date for e in edition_ids if by_id[e].date]
-        labels_of = {cid: lab for r in lin for cid, lab in r.group.labels.items()}
+        labels_of = {cid: chain_labels.get(cid) for _e, cid in extra[i]}
+        labels_of.update((cid, lab) for r in lin for cid, lab in r.group.labels.items())
         labels_of.setdefault(c.id, c.label)
         labels: list[str] = []
         for _eid, cid in newest_first:
@@ -292,6 +296,7 @@ def make_hits(
                 editions=[by_id[e].slug for e in edition_ids],
                 edition_ids=edition_ids,
                 clause_ids=[cid for _e, cid in newest_first],
+                clause_editions=[e for e, _cid in newest_first],
                 words=words,
                 first_date=min(dates) if dates else None,
                 last_date=max(dates) if dates else None,

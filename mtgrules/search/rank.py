@@ -3,22 +3,37 @@
 Every candidate text is placed by these criteria, each only breaking the ties of the ones
 before it:
 
-1. the query's language first (--lang, else the language its spelling or the termbase
-   shows: maná is Spanish, coût French, 堆疊 Chinese; else English, the rules' own language);
-2. the glossary entry that is exactly the term ("Stack" for stack, "Poison Counter" for
-   poison counters), then the rules that entry points to ("See rule 405"), then the rest;
-3. texts holding every searched word before those holding only some (the fallback, for
-   questions: "how many cards in a starting hand");
-4. the words as one phrase ("mana cost") before the words scattered;
-5. the query's own script (a query in Traditional characters reads Traditional first);
-6. how much of the query a partial match holds, each word weighted by its rarity;
-7. the rules' own text before a page author's notes (commentary on a scraped page);
-8. the longest run of the query's words the text repeats word for word ("a player has 0"
-   in "if a player has 0 or less life"), counted in searched words;
-9. how many neighbouring query words stand close together in the text;
-10. whether the text's translation holds the query's translation (a concordance: "stack"
+1. the query's language first (--lang, else the language its spelling, the store's own words
+   or the termbase show: maná is Spanish, coût French, 堆疊 Chinese; else English);
+2. today's wording before older ones (the newest edition of its language holds it);
+3. the glossary entry that is exactly the term ("Stack" for stack, "Poison Counter" for
+   poison counters), then the rules that define it: the rules that entry points to ("See
+   rule 405") and the section head or keyword rule whose title is the query, then their
+   first subrules; then the rest;
+4. for a query of one or two words, texts holding all of them before those holding only
+   some ("mana cost": never a text about mana alone before one about mana costs); a longer
+   query, a question, goes to the text its words mostly name, even without every word;
+5. the words as one phrase ("mana cost") before the words scattered;
+6. the query's own script (a query in Traditional characters reads Traditional first);
+7. the rules' own text before an example under a rule or a page author's notes;
+8. the text's weight (below), in steps of a twentieth of the best one: within a step,
+9. whether the text's translation holds the query's translation (a concordance: "stack"
    beside a French clause saying "pile");
-11. bm25 (the database's relevance: frequent in the text, rare in the index, short text).
+10. then the weight itself.
+
+The weight is Okapi BM25 computed here over the candidate texts, with the index's document
+frequencies: each query term adds its idf, saturated by how often the text holds it (a word
+repeated ten times is not ten times the answer) and normalised by the text's length against
+the texts of its language (a short rule that is about the word outranks a long one that
+mentions it). A term counts where the index would match it (a prefix: "creature" in
+"creatures") or by its lemma ("sacrificed" in "sacrifice"); in a glossary entry's term it
+counts TERM_FIELD times (BM25F: the entry is about that word). Proximity is added as BM25TP
+does (Rasolofo and Savoy, 2003): each pair of query terms standing within PROXIMITY_WINDOW
+words of each other adds the smaller of their idfs, saturated over the pair's occurrences
+and weighted by 1/distance². So "if a planeswalker has loyalty 0" answers "what happens
+when a planeswalker has no loyalty" before long rules that use both words far apart, and a
+rule holding the rare words of a question close together outranks one holding all its
+words scattered (benchmarks/eval_search.py measures the order against FTS5's own bm25).
 
 ``score`` folds this order into one number (larger is better) so that a list sorted by score
 is the list in rank order.
@@ -27,28 +42,42 @@ is the list in rank order.
 from __future__ import annotations
 
 import math
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .query import Term
 
-# How close two neighbouring query words must stand (in words) to count as together.
-NEAR_WINDOW = 3
+# Okapi BM25's usual constants (Robertson et al.; the defaults of Lucene and FTS5 alike).
+K1 = 1.2
+B = 0.75
+# A query word in a glossary entry's term counts as this many in its body (BM25F field weight).
+TERM_FIELD = 3.0
+# How close two query terms must stand (in words, or characters in Chinese) to count as near.
+PROXIMITY_WINDOW = 5
+# A bigram of the query's words found in the text weighs this share of its searched word.
+BIGRAM = 1.0
+# The weight's steps (criterion 8): within a twentieth of each other, two texts weigh alike
+# enough for a concordance to decide.
+BANDS = 20
 
 
 @dataclass
 class Features:
     preferred: bool  # in the query's language
-    tier: int  # 0 exact glossary term, 1 a rule it points to, 2 the rest
-    coverage: float  # rarity-weighted share of the query's terms the text holds
+    tier: int  # 0 exact glossary term, 1 a rule defining it, 2 the rest
+    coverage: float  # idf-weighted share of the query's terms the text holds
     phrase: bool  # the query's words as one phrase
-    near: float  # share of neighbouring term pairs standing together
+    near: float  # share of neighbouring query terms standing together
     concordance: bool  # its translation holds the query's translation
-    bm25: float  # within its query expression
+    weight: float  # BM25 with proximity (module docstring)
     script: bool = True  # in the query's script (only Chinese has two)
-    run: float = 1.0  # longest run of query words repeated, as a share of the searched ones
-    official: bool = True  # the rules' text (not a scraped page author's commentary)
+    official: bool = True  # the rules' text (not an example, nor a page author's notes)
     current: bool = True  # in the newest edition of its language (today's wording)
     sub: bool = False  # a defining rule's subrule: after the rules the entry names
+    order: int = 0  # such a subrule's place among them: read in document order
+    whole: bool = True  # a short query: every word before some (criterion 4)
+    band: int = BANDS  # the weight in steps of the best candidate's (criterion 7)
 
     @property
     def full(self) -> bool:
@@ -61,29 +90,26 @@ class Features:
             not self.current,
             self.tier,
             self.sub,
-            not self.full,
+            self.order,
+            self.whole and not self.full,
             not self.phrase,
             not self.script,
-            -round(self.coverage, 1),
             not self.official,
-            -round(self.run, 1),
-            -round(self.near, 1),
+            -self.band,
             not self.concordance,
-            -self.bm25,
+            -self.weight,
         )
 
     def relevance(self) -> float:
         """How well the text answers, 0-1, for a reader: the share of the query it holds
-        (rarity-weighted), as a phrase or close together, a little for bm25; the term's
-        own entry and the rules it points to answer fully."""
+        (idf-weighted), as a phrase or close together, and its weight against the best
+        text's; the term's own entry and the rules defining it answer fully."""
         if self.tier == 0:
             return 1.0
-        saturated = self.bm25 / (1.0 + self.bm25)
         value = (
-            0.55 * self.coverage
-            + 0.2 * (1.0 if self.phrase else self.near)
-            + 0.15 * self.run
-            + 0.1 * saturated
+            0.6 * self.coverage
+            + 0.25 * (1.0 if self.phrase else self.near)
+            + 0.15 * self.band / BANDS
         )
         if self.tier == 1:
             value = max(value, 0.9)
@@ -93,24 +119,25 @@ class Features:
 
     def score(self) -> float:
         """The key as one number, larger is better: each criterion outweighs all those after
-        it (bm25 is squeezed into [0, 1) and the fractions into 11 steps)."""
+        it (the weight is squeezed into [0, 1))."""
         s = float(self.preferred)
         s = s * 2 + float(self.current)
         s = s * 3 + (2 - self.tier)
         s = s * 2 + float(not self.sub)
-        s = s * 2 + float(self.full)
+        s = s * 4 + (3 - max(min(self.order, 3), 0))
+        s = s * 2 + float(not (self.whole and not self.full))
         s = s * 2 + float(self.phrase)
         s = s * 2 + float(self.script)
-        s = s * 11 + round(self.coverage * 10)
         s = s * 2 + float(self.official)
-        for fraction in (self.run, self.near):
-            s = s * 11 + round(fraction * 10)
+        s = s * (BANDS + 1) + max(min(self.band, BANDS), 0)
         s = s * 2 + float(self.concordance)
-        return round(s + self.bm25 / (1.0 + self.bm25), 4)
+        weight = max(self.weight, 0.0)
+        return round(s + weight / (1.0 + weight), 4)
 
 
-def _matches(alt: str, token: str) -> bool:
-    return token.startswith(alt) if len(alt) >= 3 else token == alt
+def idf(df: int, total: int) -> float:
+    """BM25's inverse document frequency, kept positive for words in most texts."""
+    return math.log(1.0 + (total - df + 0.5) / (df + 0.5))
 
 
 def term_in(term: Term, tokens: list[str], joined: str, lemmas: list[str] | None = None) -> bool:
@@ -145,15 +172,27 @@ def positions(term: Term, tokens: list[str], lemmas: list[str] | None = None) ->
         return sorted(set(out))
     prefixes = tuple(a for a in term.alts if len(a) >= 3)
     exact = {a for a in term.alts if len(a) < 3}
-    wanted = set(term.lemmas) if lemmas else set()
+    # The lemmas are looked for in the text's own ("sacrifice" for sacrificed, "leave" for
+    # left, which no prefix finds); in a text with none (its tokens stand in), only those
+    # the prefixes do not already find.
+    if lemmas is None or not term.lemmas:
+        wanted: set[str] = set()
+    elif lemmas is tokens:
+        wanted = {lm for lm in term.lemmas if not (prefixes and lm.startswith(prefixes))}
+    else:
+        wanted = set(term.lemmas)
     # str.startswith with a tuple: one C call per token, whatever the alternatives.
-    return [
-        i
-        for i, t in enumerate(tokens)
-        if t in exact
-        or (prefixes and t.startswith(prefixes))
-        or (wanted and i < len(lemmas) and lemmas[i] in wanted)
-    ]
+    found = [i for i, t in enumerate(tokens) if t.startswith(prefixes)] if prefixes else []
+    if exact:
+        found += [i for i, t in enumerate(tokens) if t in exact]
+    if wanted:
+        found += [i for i, lm in enumerate(lemmas) if lm in wanted]
+    return sorted(set(found)) if exact or wanted else found
+
+
+def span(term: Term) -> int:
+    """How many tokens ``term`` covers where it stands (a Han run: one per character)."""
+    return len(term.alts[0]) if term.han else 1
 
 
 def has_phrase(phrase: list[str], tokens: list[str], exact: bool = False) -> bool:
@@ -170,40 +209,94 @@ def has_phrase(phrase: list[str], tokens: list[str], exact: bool = False) -> boo
     return False
 
 
-def nearness(terms: list[Term], tokens: list[str], lemmas: list[str] | None = None) -> float:
-    """The share of neighbouring query terms found within NEAR_WINDOW words of each other,
-    in either order (1.0 for a one-term query that is present)."""
+def _gap(a: int, span_a: int, b: int, span_b: int) -> int:
+    """Words between the ends of two occurrences, plus one (1: side by side; 0: overlapping)."""
+    if a <= b:
+        return max(b - (a + span_a) + 1, 0)
+    return max(a - (b + span_b) + 1, 0)
+
+
+def nearness(terms: list[Term], found: Sequence[Sequence[int]]) -> float:
+    """The share of neighbouring query terms (in the query's order) found within
+    PROXIMITY_WINDOW words of each other, in either order (1.0 for one term that is present).
+    ``found``: each term's positions in the text."""
     if len(terms) < 2:
-        return 1.0 if terms and positions(terms[0], tokens, lemmas) else 0.0
-    found = [positions(t, tokens, lemmas) for t in terms]
+        return 1.0 if terms and found[0] else 0.0
     pairs = 0
-    for a, b in zip(found, found[1:], strict=False):
-        if a and b and any(abs(i - j) <= NEAR_WINDOW for i in a for j in b):
+    for i in range(len(terms) - 1):
+        a, b = found[i], found[i + 1]
+        sa, sb = span(terms[i]), span(terms[i + 1])
+        if a and b and any(0 < _gap(x, sa, y, sb) <= PROXIMITY_WINDOW for x in a for y in b):
             pairs += 1
     return pairs / (len(terms) - 1)
 
 
-def rarity(df: int, total: int) -> float:
-    """A term's weight for partial matches: rarer terms say more (idf, at least a little)."""
-    return max(math.log((total + 1) / (df + 0.5)), 0.1)
-
-
-def longest_run(query: list[str], searched: set[str], tokens: list[str]) -> int:
-    """The most searched words in one run of the query's tokens that the text repeats in
-    order and unbroken (stop words count for the run, not in its length)."""
-    exact = set(query)
-    prefixes = tuple(q for q in query if len(q) >= 4)
-    best = 0
-    runs: dict[int, int] = {}  # query position -> searched words in the run ending there
-    for t in tokens:
-        if t not in exact and not (prefixes and t.startswith(prefixes)):
-            runs = {}  # most tokens: not a query word, every run breaks here
+def weigh(
+    terms: list[Term],
+    found: Sequence[Sequence[int]],
+    idfs: Sequence[float],
+    length: int,
+    average: float,
+    term_tokens: int = 0,
+) -> float:
+    """A text's BM25 weight with proximity (module docstring): ``found`` holds each term's
+    positions in the text's tokens, of which the first ``term_tokens`` are a glossary
+    entry's term; ``length`` the text's tokens; ``average`` the average length of the texts
+    of its language."""
+    norm = K1 * (1.0 - B + B * length / max(average, 1.0))
+    total = 0.0
+    for pos, w in zip(found, idfs, strict=True):
+        if pos:
+            tf = sum(TERM_FIELD if i < term_tokens else 1.0 for i in pos)
+            total += w * tf * (K1 + 1.0) / (tf + norm)
+    for i in range(len(terms)):
+        if not found[i]:
             continue
-        nxt: dict[int, int] = {}
-        for i, q in enumerate(query):
-            if t == q or (len(q) >= 4 and t.startswith(q)):
-                nxt[i] = runs.get(i - 1, 0) + (q in searched)
-                if nxt[i] > best:
-                    best = nxt[i]
-        runs = nxt
-    return best
+        for j in range(i + 1, len(terms)):
+            if not found[j]:
+                continue
+            si, sj = span(terms[i]), span(terms[j])
+            tpi = 0.0
+            for x in found[i]:
+                for y in found[j]:
+                    d = _gap(x, si, y, sj)
+                    if 0 < d <= PROXIMITY_WINDOW:
+                        tpi += 1.0 / (d * d)
+            if tpi:
+                total += min(idfs[i], idfs[j]) * tpi * (K1 + 1.0) / (tpi + K1)
+    return total
+
+
+def pairs(words: Sequence[str]) -> Counter[tuple[str, str]]:
+    """A text's consecutive words, counted (for bigrams)."""
+    return Counter(zip(words, words[1:], strict=False))
+
+
+def bigrams(
+    query: Sequence[str],
+    weights: Sequence[float],
+    found: Counter[tuple[str, str]],
+    length: int,
+    average: float,
+) -> float:
+    """The query's consecutive words found side by side and in order in the text, as the
+    sequential dependence model counts them (Metzler and Croft, 2005), stop and question
+    words included: "a player has 0" in "if a player has 0 or less life". Each bigram holding
+    a searched word (``weights``: each query word's idf, 0 for the unsearched) adds that
+    idf, saturated by how often the text repeats the bigram, as a term does. ``found``: the
+    text's pairs of words (the same forms as the query's: index tokens, or lemmas)."""
+    if len(query) < 2 or not any(weights):
+        return 0.0
+    norm = K1 * (1.0 - B + B * length / max(average, 1.0))
+    total = 0.0
+    seen: set[tuple[str, str]] = set()
+    for i in range(len(query) - 1):
+        pair = (query[i], query[i + 1])
+        w = max(weights[i], weights[i + 1])
+        if not w or pair in seen:
+            continue
+        seen.add(pair)
+        tf = found.get(pair, 0)
+        if tf:
+            total += BIGRAM * w * tf * (K1 + 1.0) / (tf + norm)
+    return total

@@ -78,6 +78,8 @@ class Hit:
     editions: list[str] = field(default_factory=list)
     edition_ids: list[int] = field(default_factory=list)
     clause_ids: list[int] = field(default_factory=list)
+    # The edition of each of clause_ids, in the same order.
+    clause_editions: list[int] = field(default_factory=list)
     aligned: list[Aligned] = field(default_factory=list)
     # Folded words to highlight in this hit (the query's, or the fuzzy replacements).
     words: list[str] = field(default_factory=list)

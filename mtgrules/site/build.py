@@ -110,6 +110,22 @@ def _code_fingerprint() -> str:
     return _CODE[0]
 
 
+def stored_sources(session: Session, infos: list) -> dict[int, int]:
+    """Translation -> the English edition it was made from, as chosen at ingest and stored
+    (reference.find_source): the site reads the pair the ingest aligned."""
+    from ..align.reference import find_source
+    from ..errors import MtgRulesError
+
+    out = {}
+    for e in infos:
+        if not is_english(e.language):
+            try:
+                out[e.id] = find_source(session, e, infos).edition.id
+            except MtgRulesError:
+                continue  # no English fits it: the site shows it on its own
+    return out
+
+
 def glossary_counts(session: Session) -> dict[int, int]:
     rows = session.execute(
         select(Clause.edition_id, func.count())
@@ -185,7 +201,7 @@ def _build(
                 up_to_date=True,
             )
     folder = SiteFolder.open(output, force=force)
-    plan = plan_editions(infos)
+    plan = plan_editions(infos, stored_sources(session, infos))
     history = History(infos, plan)
     data = SiteData(infos, plan, history, glossary_counts(session))
     lap("read")

@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 
 from ..align import EditionAlignment, Member
 from ..align.ancestry import Version, closest_sentence, step_ancestors
+from ..align.plan import edition_lines, english_copy_reference
+from ..align.reference import is_official_english
 from ..reports.common import RULE_KINDS, followed_english, newest_english
 from ..reports.trace import Trace, trace_members
 from ..store.queries import ClauseView, EditionInfo
@@ -34,10 +36,6 @@ from ..text.language import is_english
 
 # A numbered rule (107.3), as opposed to a subrule (107.3a) or a section (107).
 NUMBERED_RULE = re.compile(r"^[0-9]{3}\.[0-9]{1,4}$")
-
-
-def is_official_english(info: EditionInfo) -> bool:
-    return info.language == "en" and info.kind == "rules" and info.date is not None
 
 
 @dataclass
@@ -54,32 +52,33 @@ class Plan:
     next: dict[int, EditionInfo] = field(default_factory=dict)
 
 
-def plan_editions(infos: list[EditionInfo]) -> Plan:
-    lines: dict[str, list[EditionInfo]] = {}
-    for e in infos:
-        if e.kind == "rules" and e.date:
-            lines.setdefault(e.language, []).append(e)
+def plan_editions(infos: list[EditionInfo], sources: dict[int, int] | None = None) -> Plan:
+    """The pairs the site reads: the pairs the ingest stores (align/plan.py), so that the
+    site reads what is stored and every reader compares the same pairs. ``sources``: each
+    translation's English as chosen at ingest (reference.find_source), by edition id."""
+    lines = edition_lines(infos)
     steps = []
     previous: dict[int, EditionInfo] = {}
     nxt: dict[int, EditionInfo] = {}
     for line in lines.values():
-        line.sort(key=lambda e: (e.date or "", e.id))
         for a, b in zip(line, line[1:], strict=False):
             steps.append((a, b))
             previous[b.id], nxt[a.id] = a, b
     official = lines.get("en", [])
     newest = official[-1] if official else None
+    by_id = {e.id: e for e in infos}
     copies, translations = [], []
     for e in infos:
         if is_official_english(e):
             continue
         if is_english(e.language):
-            same_date = [o for o in official if o.date == e.date]
-            ref = same_date[0] if same_date else newest
+            ref = english_copy_reference(e, infos)
             if ref is not None:
                 copies.append((ref, e))
         else:
-            ref = followed_english(e, infos, newest_english(infos, exclude=e.id))
+            ref = by_id.get((sources or {}).get(e.id, -1)) or followed_english(
+                e, infos, newest_english(infos, exclude=e.id)
+            )
             if ref is not None:
                 translations.append((ref, e))
     return Plan(lines, steps, copies + translations, newest, previous, nxt)

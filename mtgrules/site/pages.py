@@ -203,7 +203,7 @@ def index_page(data: SiteData) -> str:
             s = log.summary
             changes = (
                 f"{number(s['added'])} new, {number(s['changed'])} changed, "
-                f"{number(s['removed'])} removed, {number(s['moved'])} renumbered"
+                f"{number(s['removed'])} removed, {number(s['renumbered'])} renumbered"
             )
         elif e.id in data.coverage:
             cov = data.coverage[e.id]
@@ -324,7 +324,7 @@ def _changelog(data: SiteData, log: DiffReport, depth: int) -> str:
     a, b = log.a, log.b
     old = data.linker(a.id, depth)
     new = data.linker(b.id, depth)
-    sections = {"added": [], "changed": [], "notation": [], "removed": [], "moved": []}
+    sections = {"added": [], "changed": [], "notation": [], "removed": [], "renumbered": []}
     for c in log.changes:
         sections[c.kind].append(c)
     s = log.summary
@@ -333,7 +333,7 @@ def _changelog(data: SiteData, log: DiffReport, depth: int) -> str:
         ("new", "added", "new clauses"),
         ("changed", "changed", "changed clauses"),
         ("removed", "removed", "removed clauses"),
-        ("renumbered", "moved", "renumbered clauses"),
+        ("renumbered", "renumbered", "renumbered clauses"),
     ]
     out.append(
         '<ul class="summary">'
@@ -343,7 +343,7 @@ def _changelog(data: SiteData, log: DiffReport, depth: int) -> str:
         )
         + f"<li>{number(s['unchanged'])} clauses unchanged</li></ul>"
     )
-    moved_rules = sum(1 for c in sections["moved"] if c.clause_kind == "rule")
+    moved_rules = sum(1 for c in sections["renumbered"] if c.clause_kind == "rule")
     removed_rules = sum(1 for c in sections["removed"] if c.clause_kind == "rule")
     if moved_rules >= 100 and moved_rules > 2 * removed_rules:
         out.append(
@@ -386,10 +386,16 @@ def _changelog(data: SiteData, log: DiffReport, depth: int) -> str:
         lambda c: [_change_label(data, c, c.from_label, a, depth), esc(c.clause_kind), old(c.a_text)],
     )  # fmt: skip
     # Renumbered
-    out.append(f'<h3 id="renumbered">Renumbered clauses ({number(s["moved"])})</h3>')
-    if sections["moved"]:
+    out.append(f'<h3 id="renumbered">{esc(log.renumbering.headline())}</h3>')
+    if log.renumbering.sections:
+        out.append(
+            "<ul>"
+            + "".join(f"<li>{esc(m.line())}</li>" for m in log.renumbering.sections)
+            + "</ul>"
+        )
+    if sections["renumbered"]:
         rows = []
-        for c in sections["moved"]:
+        for c in sections["renumbered"]:
             wording = (
                 diff_html(c.words or [], old, new)
                 if c.wording_changed
@@ -403,7 +409,7 @@ def _changelog(data: SiteData, log: DiffReport, depth: int) -> str:
                     wording,
                 ]
             )
-        if any(c.wording_changed for c in sections["moved"]):
+        if any(c.wording_changed for c in sections["renumbered"]):
             out.append(_legend())
         out.append(table(["Old number", "New number", "Kind", "Wording"], rows, class_="changes"))
     else:

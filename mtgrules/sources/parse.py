@@ -4,13 +4,14 @@ refuses a text that is not the rules."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from pathlib import Path
 
 from ..errors import InputError, NotRulesError
 from ..model import DecodedText, ParsedDocument, ParsedEdition
 from ..text.identify import identify_language
-from ..text.labels import split_labelled_line
+from ..text.labels import SECTION_HEADING, lone_label, lone_section, split_labelled_line
 from ..text.language import UNDETERMINED
 from .official import looks_official, parse_official
 from .scraped import parse_scraped
@@ -51,11 +52,76 @@ def _rules_sample(lines: list[str]) -> str:
     return " ".join(parts)
 
 
+# A glossary with no rules (a glossary page) is the rules' glossary when its entries point
+# into the rules ("See rule 409", "See Controller."): on the 2006 glossary page 5 entries of
+# 5 do; in the full editions' glossaries, 55% (2003) to 96% (2010 on), 91% in the Japanese
+# translation's. A short text of headings and sentences (a README: "Usage", then a
+# sentence) has capitalised terms and no references.
+MIN_REFERRING_SHARE = 1 / 3
+
+
+def _glossary_like(edition: ParsedEdition) -> bool:
+    entries = [c for c in edition.clauses if c.kind == "glossary"]
+    referring = sum(1 for c in entries if c.refs)
+    return bool(entries) and referring >= MIN_REFERRING_SHARE * len(entries)
+
+
+# A section's title after its lone number ("=100=" then "原則" on a wiki page).
+SECTION_TITLE_CHARS = 80
+# A line that ends so is cut in the middle of a reference to a rule.
+_REFERENCE_BEFORE = re.compile(r"(?:\brules?|\bsee|\band|\bor|,)$", re.I)
+
+
+def join_lone_labels(lines: list[str]) -> list[str]:
+    """Labels written on a line of their own, their text on the next line (a wiki's
+    ``==100.1==`` heading, a table cell, the Japanese file's "500.10a"), joined to that
+    text as "100.1 text" on the label's line; the text's line is left blank, so every line
+    keeps its number. Lone section numbers ("=100=" then "原則") are joined to their title
+    on pages that write two rule labels or more that way.
+
+    A number alone on a line in the middle of a sentence is a hard-wrapped reference ("See
+    rule" / "404.4" in the 2003 files), not a label; so is one followed by a blank line, or
+    by a line that starts in lower case."""
+    lone = [i for i, ln in enumerate(lines) if lone_label(ln.strip())]
+    if not lone:
+        return lines
+    sections = len(lone) >= 2
+    out = list(lines)
+    n = len(out)
+    previous = ""  # the last non-blank line before the one looked at
+    for i in range(n - 1):
+        text = out[i].strip()
+        if not text:
+            continue
+        label = lone_label(text)
+        section = lone_section(text) if sections and label is None else None
+        wrapped = _REFERENCE_BEFORE.search(previous) is not None
+        previous = text
+        if (label is None and section is None) or wrapped:
+            continue
+        nxt = out[i + 1].strip()
+        if (
+            not nxt
+            or nxt[:1].islower()
+            or split_labelled_line(nxt)
+            or lone_label(nxt)
+            or lone_section(nxt)
+            or SECTION_HEADING.match(nxt)
+        ):
+            continue
+        if label is not None:
+            out[i], out[i + 1] = f"{label} {nxt}", ""
+        elif len(nxt) <= SECTION_TITLE_CHARS:
+            out[i], out[i + 1] = f"{section}. {nxt}", ""
+        previous = out[i]
+    return out
+
+
 def parse_text(text: str, where: str, *, language: str | None = None) -> list[ParsedEdition]:
     """The editions in ``text``. ``language`` (a user's --lang) replaces detection: every
     edition of a one-language text takes it; in a text with several languages it names the
     editions whose language could not be told."""
-    lines = text.splitlines()  # not re.M: bare-CR files would read as one line
+    lines = join_lone_labels(text.splitlines())  # not re.M: bare-CR files are one line
     if looks_official(lines):
         if language is None:
             language = identify_language(_rules_sample(lines))
@@ -64,7 +130,7 @@ def parse_text(text: str, where: str, *, language: str | None = None) -> list[Pa
         editions = [parse_official(lines, language)]
     else:
         editions = _tag(parse_scraped(lines), language, where)
-    editions = [e for e in editions if e.rule_count or any(c.kind == "glossary" for c in e.clauses)]
+    editions = [e for e in editions if e.rule_count or _glossary_like(e)]
     if not editions:
         raise NotRulesError(
             f"{where}: no recognisable rules (no labelled rule such as '107.3a', no glossary "

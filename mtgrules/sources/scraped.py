@@ -13,11 +13,11 @@ from dataclasses import dataclass
 
 from ..model import Clause, ParsedEdition
 from ..text.identify import identify_language, script_of_text
-from ..text.labels import RULE_REF, parent_of, split_labelled_line
+from ..text.labels import RULE_REF, SECTION_HEADING, parent_of, split_labelled_line
 from ..text.language import UNDETERMINED
 from .clauses import EXAMPLE, glossary_entry
 from .damage import find_damage
-from .dates import find_effective_date
+from .dates import read_date_line
 
 # "Regla 107.3 · Números y símbolos": a page about one rule names it in a heading.
 RULE_HEADING = re.compile(
@@ -31,7 +31,6 @@ BOILERPLATE = re.compile(
     r"Email:|P\.?\s?O\.? Box)|trademarks? of|www\.\w|U\.S\. Pat\.",
     re.I,
 )
-DATE_LINE = re.compile(r"(?:current|effective) as of|此规则于.*起生效", re.I)
 USERNAME = re.compile(r"^[\w.\-]{2,32}$")
 
 
@@ -113,8 +112,9 @@ def parse_scraped(lines: list[str]) -> list[ParsedEdition]:
 
     for idx, (line, text) in enumerate(rows):
         flags = find_damage(text)
-        if DATE_LINE.search(text) and len(text.split()) <= 12:
-            items.append(_Item(Clause("noise", text, flags=["date", *flags], line=line), None))
+        if not split_labelled_line(text) and (dated := read_date_line(text)) is not None:
+            flag = "date" if dated.kind == "effective" else "translated-date"
+            items.append(_Item(Clause("noise", text, flags=[flag, *flags], line=line), None))
             continue
         if in_credits or CREDITS_START.match(text):
             in_credits = True
@@ -149,6 +149,11 @@ def parse_scraped(lines: list[str]) -> list[ParsedEdition]:
         if (m := RULE_HEADING.match(text)) is not None:
             context_rule, expect_rule_body, in_subrules = m[1], True, False
             items.append(_Item(Clause("heading", text, label=m[1], line=line), None))
+            continue
+        if (m := SECTION_HEADING.match(text)) is not None and len(text) <= 80:
+            # "100. 原則", "107. Numbers and Symbols": a section of the rules, as in the
+            # official files (a table of contents on a page, or the section's title).
+            items.append(_Item(Clause("heading", m["title"], label=m["label"], line=line), None))
             continue
         if text.lower().strip(" :·") in SUBRULES_HEADING:
             in_subrules, expect_rule_body = context_rule is not None, False
@@ -256,28 +261,96 @@ def _smooth_rule_languages(items: list[_Item]) -> None:
                 it.language = best
 
 
+def _script_decides(items: list[_Item]) -> None:
+    """Han characters alone are Chinese only on a page that is not Japanese or Korean: on a
+    page written mostly in kana (or Hangul), a heading or rule in kanji (hanja) alone, such
+    as "原則", is Japanese (Korean) too."""
+    anchored = [it for it in items if it.clause.kind in ("rule", "glossary")]
+    scripts = Counter(script_of_text(it.clause.raw) for it in anchored)
+    for script, language in (("kana", "ja"), ("hangul", "ko")):
+        if scripts[script] and scripts[script] >= scripts["han"]:
+            for it in anchored:
+                if script_of_text(it.clause.raw) == "han":
+                    it.language = language
+            return
+
+
+def _keep_untranslated(items: list[_Item]) -> None:
+    """A translation leaves some clauses in English: keyword headings ("701.22. Fateseal" in
+    Korean), card names. Such a clause has no counterpart on the page (its label is nowhere
+    else), and the rules around it are in the page's language: it is an untranslated clause
+    of that edition, not an edition of its own. A page that quotes the rules in two
+    languages (a forum post, a bilingual page) gives every label twice."""
+    rules = [it for it in items if it.clause.kind == "rule"]
+    labels = Counter(it.clause.label for it in rules if it.clause.label)
+    majority = Counter(it.language for it in rules if it.language).most_common(1)
+    if not majority:
+        return
+    main = majority[0][0]
+    lone = [
+        it.language != main and it.clause.label is not None and labels[it.clause.label] == 1
+        for it in rules
+    ]
+    # The language of the nearest rule before (after) each rule that is not such a clause.
+    before: list[str | None] = []
+    last: str | None = None
+    for it, alone in zip(rules, lone, strict=True):
+        before.append(last)
+        if not alone:
+            last = it.language
+    after: list[str | None] = [None] * len(rules)
+    last = None
+    for i in range(len(rules) - 1, -1, -1):
+        after[i] = last
+        if not lone[i]:
+            last = rules[i].language
+    for i, it in enumerate(rules):
+        if lone[i] and before[i] == main and after[i] == main:
+            it.language = main
+
+
+# A label seen before starts another edition of the same language (a page quoting two
+# editions of a rule) only when the labels after it repeat too; a label that is repeated
+# alone ("101.4d" twice, the second meaning 101.4e) is a mislabel inside one edition.
+RESTART_LOOKAHEAD = 3
+
+
+def _restarts(items: list[_Item]) -> set[int]:
+    """Positions (in ``items``) of the labelled clauses that start a repeat of the labels
+    seen before them in their language."""
+    by_language: dict[str | None, list[tuple[int, str]]] = {}
+    for pos, it in enumerate(items):
+        if it.clause.kind in ("rule", "glossary") and it.clause.label is not None:
+            by_language.setdefault(it.language, []).append((pos, it.clause.label))
+    out: set[int] = set()
+    for sequence in by_language.values():
+        seen: set[str] = set()
+        for k, (pos, label) in enumerate(sequence):
+            if label in seen and sequence[k - 1][1] != label:
+                ahead = [lab for _, lab in sequence[k + 1 : k + 1 + RESTART_LOOKAHEAD]]
+                if not ahead or sum(lab in seen for lab in ahead) * 2 > len(ahead):
+                    out.add(pos)
+                    seen = set()
+            seen.add(label)
+    return out
+
+
 def _group_editions(items: list[_Item]) -> list[ParsedEdition]:
     _smooth_rule_languages(items)
+    _script_decides(items)
+    _keep_untranslated(items)
+    restarts = _restarts(items)
     # Linear in the number of paragraphs: a hostile file may hold hundreds of thousands.
-    editions: list[tuple[str, set[str], list[str | None]]] = []  # (language, seen, last label)
+    editions: list[str] = []  # each edition's language
     current: dict[str, int] = {}
-    for it in items:
+    for pos, it in enumerate(items):
         if it.clause.kind not in ("rule", "glossary"):
             continue
         lang = it.language or UNDETERMINED
-        label = it.clause.label
         idx = current.get(lang)
-        if idx is not None and label is not None:
-            _, seen, last = editions[idx]
-            # A label seen before (and not a plain repeat) starts the next edition.
-            if label in seen and last[0] != label:
-                idx = None
-        if idx is None:
-            editions.append((lang, set(), [None]))
+        if idx is None or pos in restarts:
+            editions.append(lang)
             idx = current[lang] = len(editions) - 1
-        if label is not None:
-            editions[idx][1].add(label)
-            editions[idx][2][0] = label
         it.edition = idx
     if not editions:
         return []
@@ -321,11 +394,13 @@ def _group_editions(items: list[_Item]) -> list[ParsedEdition]:
         buckets[it.edition].append(it.clause)
 
     result: list[ParsedEdition] = []
-    for (lang, _seen, _last), clauses in zip(editions, buckets, strict=True):
+    for lang, clauses in zip(editions, buckets, strict=True):
         kinds = {c.kind for c in clauses}
-        date = next(
-            (d for c in clauses if "date" in c.flags and (d := find_effective_date(c.raw))), None
-        )
+        dated = [(c, read_date_line(c.raw)) for c in clauses if c.kind == "noise"]
+        said = [d for _, d in dated if d is not None]
+        date = next((d.date for d in said if d.kind == "effective" and d.date), None)
+        translated = next((d.date for d in said if d.kind == "translated" and d.date), None)
+        unreadable = next((d.text for d in said if d.kind == "effective" and not d.date), None)
         title = next((c.raw for c in clauses if c.kind == "heading"), None)
         result.append(
             ParsedEdition(
@@ -335,6 +410,8 @@ def _group_editions(items: list[_Item]) -> list[ParsedEdition]:
                 date=date,
                 title=title,
                 layout="scraped",
+                translated=translated,
+                date_unreadable=None if date else unreadable,
             )
         )
     return result

@@ -17,6 +17,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Text,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -106,6 +107,10 @@ class Edition(Base):
     rule_count: Mapped[int] = mapped_column(Integer)
     revision_id: Mapped[int] = mapped_column(ForeignKey("revision.id"))
     superseded_in: Mapped[int | None] = mapped_column(ForeignKey("revision.id"))
+    # What the text says of itself (migration 0008): the date it was translated on, if it
+    # prints one, and whether it leaves its glossary out ("용어사전" then "<생략>").
+    translated_on: Mapped[dt.date | None] = mapped_column(Date)
+    glossary_omitted: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     document: Mapped[Document] = relationship()
     clauses: Mapped[list[Clause]] = relationship(

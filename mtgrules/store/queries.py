@@ -77,6 +77,22 @@ def check_revision(session: Session, as_of: int | None) -> None:
         )
 
 
+def edition_slug(language: str, date: str | None, name: str) -> str:
+    """An edition's name: LANGUAGE-DATE ("ko-2021-11-19"), or for an undated one
+    LANGUAGE-SOURCE, the source's name without its ".txt" and without the language it may
+    already start with ("ko-2021-11-19.kormtgcr.txt" gives "ko-2021-11-19.kormtgcr", never
+    "ko-ko-...")."""
+    if date:
+        return f"{language}-{date}"
+    source = name.removesuffix(".txt")
+    for prefix in (language, language.split("-")[0]):
+        if len(source) > len(prefix) + 1 and source[: len(prefix)].lower() == prefix.lower():
+            if source[len(prefix)] in "-_.":
+                source = source[len(prefix) + 1 :]
+                break
+    return f"{language}-{source}"
+
+
 def list_editions(session: Session, as_of: int | None = None) -> list[EditionInfo]:
     check_revision(session, as_of)
     rows = fetch(
@@ -97,7 +113,7 @@ def list_editions(session: Session, as_of: int | None = None) -> list[EditionInf
     slugs: dict[str, int] = {}
     for r in rows:
         date = iso_date(r.date)
-        base = f"{r.language}-{date if date else r.name.removesuffix('.txt')}"
+        base = edition_slug(r.language, date, r.name)
         if r.kind == "glossary":
             base += "-glossary"
         slugs[base] = slugs.get(base, 0) + 1
@@ -172,7 +188,7 @@ def find_edition_or_version(session: Session, infos: list[EditionInfo], key: str
         raise NotFoundError(f"no edition '{key}' in the store; list them with: mtgrules editions")
     r = rows[0]
     date = iso_date(r.date)
-    base = f"{r.language}-{date if date else r.name}"
+    base = edition_slug(r.language, date, r.name)
     return EditionInfo(
         id=r.id,
         slug=f"{base}-{r.id}",

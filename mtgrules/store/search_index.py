@@ -58,6 +58,21 @@ PG_TABLE = "search_doc"
 LABEL_INDEX = "search_clause_label_edition"
 WORD_TABLE = "search_word"
 LINEAGE_TABLE = "search_lineage"
+# A lineage's clauses, their editions and labels by its head, from the index alone
+# (migration 0010; 0006 indexed the head only, and every row then cost a lookup in the table).
+LINEAGE_INDEX = f"ix_{LINEAGE_TABLE}_head_edition"
+LINEAGE_INDEX_DDL = (
+    f"CREATE INDEX IF NOT EXISTS {LINEAGE_INDEX} ON {LINEAGE_TABLE} "
+    "(head, edition_id, clause_id, label)"
+)
+# The links that carry a label the aligner inferred (a page's unnumbered subrules), for
+# `search 107.3g` and the labels beside a hit (migration 0010): a partial index, so it holds
+# only those few links, on SQLite and PostgreSQL alike.
+INFERRED_LINK_INDEX = "search_link_inferred"
+INFERRED_LINK_DDL = (
+    f"CREATE INDEX IF NOT EXISTS {INFERRED_LINK_INDEX} ON link "
+    "(inferred_label, source_clause_id, target_clause_id) WHERE inferred_label IS NOT NULL"
+)
 # The per-clause FTS5 table of migrations 0003-0004, dropped by 0005.
 LEGACY_FTS_TABLE = "search_fts"
 # Noise (credits, addresses, scraped user names) is never a search result.
@@ -84,8 +99,9 @@ SQLITE_DDL = (
         " word TEXT NOT NULL, language TEXT NOT NULL, lemma TEXT NOT NULL,"
         " docs INTEGER NOT NULL, PRIMARY KEY (word, language)) WITHOUT ROWID",
         f"CREATE TABLE IF NOT EXISTS {LINEAGE_TABLE} ("
-        " clause_id INTEGER PRIMARY KEY, head INTEGER NOT NULL, edition_id INTEGER NOT NULL)",
-        f"CREATE INDEX IF NOT EXISTS ix_{LINEAGE_TABLE}_head ON {LINEAGE_TABLE} (head)",
+        " clause_id INTEGER PRIMARY KEY, head INTEGER NOT NULL, edition_id INTEGER NOT NULL,"
+        " label TEXT)",
+        LINEAGE_INDEX_DDL,
     ),
 )
 SQLITE_DROP = (
@@ -117,8 +133,9 @@ PG_DDL = (
     " word TEXT NOT NULL, language VARCHAR(16) NOT NULL, lemma TEXT NOT NULL,"
     " docs INTEGER NOT NULL, PRIMARY KEY (word, language))",
     f"CREATE TABLE IF NOT EXISTS {LINEAGE_TABLE} ("
-    " clause_id INTEGER PRIMARY KEY, head INTEGER NOT NULL, edition_id INTEGER NOT NULL)",
-    f"CREATE INDEX IF NOT EXISTS ix_{LINEAGE_TABLE}_head ON {LINEAGE_TABLE} (head)",
+    " clause_id INTEGER PRIMARY KEY, head INTEGER NOT NULL, edition_id INTEGER NOT NULL,"
+    " label VARCHAR(32))",
+    LINEAGE_INDEX_DDL,
 )
 PG_DROP = (
     f"DROP TABLE IF EXISTS {LINEAGE_TABLE}",
@@ -174,6 +191,29 @@ def include_object(obj, name, type_, reflected, compare_to) -> bool:
 def create_index_tables(conn: Connection) -> None:
     for ddl in PG_DDL if conn.dialect.name == "postgresql" else SQLITE_DDL:
         conn.exec_driver_sql(ddl)
+
+
+def upgrade_lineages_for_reads(conn: Connection) -> None:
+    """What migration 0010 adds for reads: the index of inferred links, each lineage
+    clause's label (the numbers a hit's lineage had: "was 702.18, 702.17"), and the lineage
+    index covering head, edition, clause and label; the lineages are then refreshed."""
+    conn.exec_driver_sql(INFERRED_LINK_DDL)
+    if not _has_column(conn, LINEAGE_TABLE, "label"):
+        kind = "VARCHAR(32)" if conn.dialect.name == "postgresql" else "TEXT"
+        conn.exec_driver_sql(f"ALTER TABLE {LINEAGE_TABLE} ADD COLUMN label {kind}")
+    conn.exec_driver_sql(f"DROP INDEX IF EXISTS ix_{LINEAGE_TABLE}_head")
+    conn.exec_driver_sql(LINEAGE_INDEX_DDL)
+    refresh_lineages(conn)
+
+
+def _has_column(conn: Connection, table: str, column: str) -> bool:
+    if conn.dialect.name == "postgresql":
+        rows = conn.exec_driver_sql(
+            "SELECT column_name FROM information_schema.columns WHERE table_name = %s",
+            (table,),
+        ).fetchall()
+        return column in {r[0] for r in rows}
+    return column in {r[1] for r in conn.exec_driver_sql(f"PRAGMA table_info({table})")}
 
 
 def drop_index_tables(conn: Connection) -> None:
@@ -398,18 +438,21 @@ def refresh_lineages(conn: Connection) -> int:
     forward: dict[int, tuple[float, int]] = {}  # older clause -> (score, newer clause)
     source: dict[int, tuple[float, int]] = {}  # translation clause -> (score, English clause)
     edition: dict[int, int] = {}
+    label: dict[int, str | None] = {}
     for ids, into, flip in ((chain, forward, False), (translation, source, True)):
         if not ids:
             continue
         found = conn.exec_driver_sql(
-            "SELECT l.source_clause_id, l.target_clause_id, l.score, cs.edition_id, ct.edition_id "
+            "SELECT l.source_clause_id, l.target_clause_id, l.score, cs.edition_id, "
+            "ct.edition_id, cs.label, ct.label "
             "FROM link l JOIN clause cs ON cs.id = l.source_clause_id "
             "JOIN clause ct ON ct.id = l.target_clause_id "
             f"WHERE l.alignment_id IN ({', '.join(str(int(i)) for i in ids)})"
         ).fetchall()
-        for src, tgt, score, e_src, e_tgt in found:
+        for src, tgt, score, e_src, e_tgt, l_src, l_tgt in found:
             a, b = (tgt, src) if flip else (src, tgt)
             edition[src], edition[tgt] = e_src, e_tgt
+            label[src], label[tgt] = l_src, l_tgt
             best = into.get(a)
             if best is None or (float(score or 0.0), -b) > (best[0], -best[1]):
                 into[a] = (float(score or 0.0), b)
@@ -434,10 +477,11 @@ def refresh_lineages(conn: Connection) -> int:
         out.setdefault(c, c)
     conn.exec_driver_sql(f"DELETE FROM {LINEAGE_TABLE}")
     mark = "%s" if pg else "?"
-    rows_out = [(c, h, edition[c]) for c, h in out.items() if c in edition]
+    rows_out = [(c, h, edition[c], label.get(c)) for c, h in out.items() if c in edition]
     for i in range(0, len(rows_out), 50000):
         conn.exec_driver_sql(
-            f"INSERT INTO {LINEAGE_TABLE} (clause_id, head, edition_id) VALUES ({mark}, {mark}, {mark})",
+            f"INSERT INTO {LINEAGE_TABLE} (clause_id, head, edition_id, label) "
+            f"VALUES ({mark}, {mark}, {mark}, {mark})",
             rows_out[i : i + 50000],
         )
     return len(rows_out)

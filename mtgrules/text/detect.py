@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from .chinese import is_traditional
-from .fold import fold, han_ratio
+from .fold import HANGUL, KANA, fold, han_ratio
 
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
 
@@ -162,22 +162,26 @@ _ONLY_IN = {"es": frozenset("ñ¿¡áíóú"), "fr": frozenset("àâçèêëîï
 
 
 def spelled_languages(text: str) -> list[str]:
-    """The languages a short text (a search query) shows by its spelling alone: Chinese by
-    its script (zh-Hant when written in Traditional characters), French or Spanish by a
+    """The languages a short text (a search query) shows by its spelling alone: Japanese by
+    its kana, Korean by its Hangul, Chinese by its script (zh-Hant when written in
+    Traditional characters), French or Spanish by a
     letter only that language writes (coût, maná, ¿...?), else by its function words (one
     is enough here, ignoring accents: "cout de mana", "que vaut X"). [] when the spelling
     says nothing ("stack", "mana", "X")."""
+    # Kana and Hangul first: a Japanese query mixes Han with kana (生け贄に捧げる).
+    if KANA.search(text):
+        return ["ja"]
+    if HANGUL.search(text):
+        return ["ko"]
     if han_ratio(text) > 0.3:
         return ["zh-Hant" if is_traditional(text) else "zh-Hans"]
     lower = text.casefold()
     found = [lang for lang, letters in _ONLY_IN.items() if any(ch in letters for ch in lower)]
     if found:
         return found
-    words = [
-        fold(w)
-        for w in _WORD.findall(text)
-        if not (len(w) == 1 and w.isupper())  # a variable, not Spanish "y"
-    ]
+    # One letter says no language: a variable (X, Y: not Spanish "y"), or a word several
+    # languages write ("a" is English and Spanish, and French "à" folds to it).
+    words = [fold(w) for w in _WORD.findall(text) if len(w) > 1]
     scores = {
         lang: sum(1 for w in words if w in _folded_function_words(lang)) for lang in FUNCTION_WORDS
     }

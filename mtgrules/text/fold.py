@@ -18,6 +18,10 @@ from functools import lru_cache
 HAN_CLASS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ffff"
 HAN = re.compile(f"[{HAN_CLASS}]")
 HAN_RUN = re.compile(f"[{HAN_CLASS}]+")
+# Kana (hiragana, katakana, their extensions and half-width forms) and Hangul (syllables and
+# jamo): a text holding them is Japanese or Korean, whatever Han characters it also holds.
+KANA = re.compile("[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9d]")
+HANGUL = re.compile("[\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f]")
 # What the FTS tokenizers (unicode61, PostgreSQL 'simple') treat as a word: letters and
 # digits; a run of Han characters is kept whole here (the search makes it a phrase).
 _WORD = re.compile(rf"[^\W_{HAN_CLASS}]+|[{HAN_CLASS}]+", re.UNICODE)

@@ -54,6 +54,24 @@ def split_labelled_line(line: str) -> tuple[str, str] | None:
     return label, rest.strip()
 
 
+# A label alone on its line, its text on the next (a wiki heading "==100.1==", a table cell,
+# the Japanese file's "500.10a"): the label, with or without its final period.
+_LONE_LABEL = re.compile(r"^([0-9]{3}\.[0-9]{1,4}[a-z]?)\.?$", re.ASCII)
+_LONE_SECTION = re.compile(r"^([1-9][0-9]{2})\.?$", re.ASCII)
+
+
+def lone_label(line: str) -> str | None:
+    """The rule label that is all of ``line`` ("100.1", "100.1a."), else None."""
+    m = _LONE_LABEL.match(line) if len(line) <= 11 else None
+    return m[1] if m else None
+
+
+def lone_section(line: str) -> str | None:
+    """The section number that is all of ``line`` ("100", "100."), else None."""
+    m = _LONE_SECTION.match(line) if len(line) <= 4 else None
+    return m[1] if m else None
+
+
 def parent_of(label: str) -> str | None:
     """'107.3a' -> '107.3'; '107.3' -> '107'; '107' -> None."""
     if label[-1].isalpha():
