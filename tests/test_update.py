@@ -203,6 +203,44 @@ def test_bad_input_is_one_line_and_changes_nothing(store_copy, args, code, messa
     assert table_counts(store_copy) == before
 
 
+@pytest.fixture(scope="module")
+def report_2023(corpus_db):
+    from mtgrules.store import open_store, session_scope
+
+    engine = open_store(str(corpus_db))
+    with session_scope(engine, write=False) as s:
+        report = update_report(s, "zh-Hans-2023-11-17", to="en-2026-01-16")
+    engine.dispose()
+    return report
+
+
+# Transform and Convert (read in cr-en-2023-11-17.txt and cr-en-2026-01-16.txt): in 2023
+# Transform is 701.28a and Convert 701.50a; since 2025 they are 701.27a and 701.28a. Each
+# keeps its own translation ("转化" is to transform, "转换" to convert), and 701.28a is never
+# Transform changed into Convert.
+TRANSFORM_CONVERT = [
+    ("701.27a", "701.28a", "To transform a permanent", "转化"),
+    ("701.28a", "701.50a", "To convert a permanent", "转换"),
+]
+
+
+@pytest.mark.parametrize(("label", "was", "english", "word"), TRANSFORM_CONVERT)
+def test_transform_and_convert_keep_their_translations(report_2023, label, was, english, word):
+    item = next(i for i in report_2023.clauses if i.label == label)
+    assert item.from_label == was
+    assert item.english.startswith(english)
+    assert item.translation.startswith(word)
+
+
+@pytest.mark.parametrize("fmt", ["text", "md", "html"])
+def test_a_renumbering_renders_in_every_format(report_2023, fmt):
+    """The headline of the renumbering between the translation's English and the newer one."""
+    from mtgrules.reports import render_report
+
+    out = render_report("update", report_2023, fmt)
+    assert "Renumbering:" in out and "701.27a" in out
+
+
 @pytest.mark.parametrize("fmt", ["text", "md", "html"])
 def test_every_format_renders(report_2025, fmt):
     from mtgrules.reports import render_report

@@ -291,6 +291,14 @@ def render_update(report: dict[str, Any]) -> str:
         f"<th>renumbered</th><th>removed</th></tr></thead><tbody><tr>{counts}</tr></tbody></table>",
         f"<p>Checks: {esc(s['errors'])} errors, {esc(s['warnings'])} warnings.</p>",
     ]
+    from ..align.renumbering import summary_lines
+
+    for line in summary_lines(report["renumbering"])[:1]:
+        parts.append(
+            f'<p id="renumbering">{esc(line)} in the English since {esc(src["slug"])} (the '
+            f"{esc(s['renumbered'])} that kept their wording are listed as renumbered, the "
+            "others as changed).</p>"
+        )
     if s.get("direct"):
         parts.append(
             f"<p>{esc(s['direct'])} clauses of the translation have no partner in "

@@ -177,6 +177,14 @@ def render_update(report: dict[str, Any]) -> str:
             ],
         ),
     ]
+    from ..align.renumbering import summary_lines
+
+    for line in summary_lines(report["renumbering"])[:1]:
+        out += [
+            "",
+            f"{md(line)} in the English since {md(src['slug'])} (the {s['renumbered']} that "
+            "kept their wording are listed as renumbered, the others as changed).",
+        ]
     if s.get("direct"):
         out += [
             "",

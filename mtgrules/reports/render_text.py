@@ -407,7 +407,8 @@ def render_trace(report: dict[str, Any], colour: bool = False, width: int = WIDT
         out.append(diff_legend(colour))
     for span in report["english"]:
         when = span["from"] if span["from"] == span["to"] else f"{span['from']}..{span['to']}"
-        out.append(f"  {when}  {span['label'] or '(unnumbered)'}  {span['event']}")
+        label = span["label"] or span.get("previous_label") or "(unnumbered)"
+        out.append(f"  {when}  {label}  {span['event']}")
         if not span["text"]:
             continue
         if span.get("words"):

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from ..errors import NotFoundError, QueryError
 from ..record import OPTIONAL, Record, key
-from ..store.queries import EditionInfo, list_editions
+from ..store.queries import EditionInfo, glossary_terms, list_editions
 from ..text.labels import rule_of
 from .common import RULE_KINDS, followed_english, is_translation, newest_english
 from .worddiff import changed, similarity, summarize, word_diff
@@ -115,7 +115,80 @@ def trace_clause(session: Session, label: str, *, as_of: int | None = None) -> T
             f"no clause {label} in any edition; list the clauses of {rule} with: "
             f"mtgrules show {rule}"
         )
-    return trace_members(label, group.key, group.members, list_editions(session, as_of))
+    infos = list_editions(session, as_of)
+    trace = trace_members(label, group.key, group.members, infos)
+    reach_glossary_entry(session, trace, group.members, infos)
+    return trace
+
+
+# Glossary terms are compared as a reader would: "X" of 2003 is "X" of 2008.
+def _term_key(term: str) -> str:
+    return " ".join(term.casefold().split())
+
+
+def reach_glossary_entry(
+    session: Session, trace: Trace, members: Iterable[Any], infos: list[EditionInfo]
+) -> None:
+    """Take the line back through the glossary entry that first carried the clause.
+
+    The aligner follows wording: 107.3's sentence ("Many cards use the letter X as a
+    placeholder...") entered the glossary entry "X" in July 2008, but the entry itself is in
+    every edition since 2003. A historian reads the entry as the clause's ancestor, so each
+    run of older official English editions holding an entry of that term becomes a span "in
+    the glossary entry" (without these words), and the sentence's first span says it was
+    added to that entry. Runs are consecutive editions: an edition without the entry ends
+    one."""
+    glossary = [s for s in trace.english if s.track == "glossary" and s.kind == "glossary"]
+    if not glossary:
+        return
+    first = min(glossary, key=lambda s: s.from_date or "")
+    first_ids = {e.id for e in infos if e.slug in set(first.editions[:1])}
+    terms = {
+        _term_key(m.term)
+        for m in members
+        if m.kind == "glossary" and m.term and m.edition in first_ids
+    }
+    official = sorted(
+        (e for e in infos if e.language == "en" and e.kind == "rules" and e.date),
+        key=lambda e: e.date or "",
+    )
+    older = [e for e in official if (e.date or "") < (first.from_date or "")]
+    if not terms or not older:
+        return
+    held = glossary_terms(session, [e.id for e in older])
+    runs: list[list[tuple[EditionInfo, str]]] = []
+    for info in older:
+        term = next((t for t in sorted(held.get(info.id, ())) if _term_key(t) in terms), None)
+        if term is None:
+            if runs and runs[-1]:
+                runs.append([])
+            continue
+        if not runs:
+            runs.append([])
+        runs[-1].append((info, term))
+    spans = []
+    for run in (r for r in runs if r):
+        term = run[-1][1]
+        spans.append(
+            Span(
+                "glossary",
+                run[0][0].date,
+                run[-1][0].date,
+                [e.slug for e, _ in run],
+                f"glossary: {term}",
+                "glossary",
+                "",
+                event="in the glossary entry",
+            )
+        )
+    if not spans:
+        return
+    if spans[-1].editions[-1] == older[-1].slug and first.event == "appeared in the glossary":
+        first.event = "added to the glossary entry"
+    trace.english = sorted(
+        [*spans, *trace.english], key=lambda sp: (sp.from_date or "", sp.track != "glossary")
+    )
+    trace.events = [Event(s.from_date, s.track, s.event, s.label, s.gist) for s in trace.english]
 
 
 def trace_members(
@@ -224,6 +297,7 @@ def _english_line(
                     None,
                     "",
                     event="left the glossary" if track == "glossary" else "removed",
+                    previous_label=span.label,
                 )
             )
     spans.sort(key=lambda sp: (sp.from_date or "", sp.track != "glossary"))

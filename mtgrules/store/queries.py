@@ -330,6 +330,23 @@ def rule_labels(session: Session, edition_id: int) -> list[str]:
     return [label for (label,) in rows]
 
 
+def glossary_terms(session: Session, edition_ids: list[int]) -> dict[int, set[str]]:
+    """Edition id -> the terms of its glossary entries, for several editions in one query."""
+    if not edition_ids:
+        return {}
+    rows = fetch(
+        session,
+        f"SELECT edition_id, term FROM clause WHERE edition_id IN ({in_list(edition_ids)}) "
+        "AND kind = 'glossary' AND term IS NOT NULL",
+        {},
+        plain=True,
+    )
+    out: dict[int, set[str]] = {}
+    for edition_id, term in rows:
+        out.setdefault(edition_id, set()).add(term)
+    return out
+
+
 def edition_clauses(session: Session, edition_id: int) -> list[ClauseView]:
     """Every clause of an edition, in order. Plain rows rather than ORM objects: an edition is
     4,000 clauses, and the aligner, the reports and the site read many editions per command."""
