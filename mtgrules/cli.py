@@ -621,9 +621,11 @@ def history(app: AppContext, as_json: bool) -> None:
     _say(table(headers, rows, _width()))
     for r in revisions:
         for d in r.downloads or []:
+            # Last-Modified is the server's date of the file, the publisher's own.
+            dated = f", dated {d['last_modified']}" if d.get("last_modified") else ""
             _say(
                 f"revision {r.id}: fetched {d['url']} on {d['fetched_at'][:19].replace('T', ' ')} "
-                f"UTC (sha256 {d['sha256']})"
+                f"UTC (sha256 {d['sha256']}{dated})"
             )
 
 
@@ -1166,7 +1168,7 @@ def cite(
     quotation beside it is not that rule's words). Exit code 1 when any citation is not
     current, 2 when a path cannot be read.
     """
-    from .cite.render import citation_lines, json_chunks, summary_line
+    from .cite.render import citation_lines, is_shown, json_chunks, summary_line
     from .cite.run import CiteRun, Skipped
 
     if fix and as_json:
@@ -1217,9 +1219,7 @@ def cite(
                     elif result.note:
                         _say(f"mtgrules: note: {result.path}: {result.note}", err=True)
                     continue
-                lines = [
-                    "\n".join(citation_lines(c)) for c in result.citations if c.status != "current"
-                ]
+                lines = ["\n".join(citation_lines(c)) for c in result.citations if is_shown(c)]
                 if lines:
                     progress.done()
                 for line in lines:

@@ -442,7 +442,8 @@ def _write_document(
     session.flush()
 
     reused = 0
-    notes: list[str] = []
+    # What extraction did (a PDF's page headers removed, an RTF's binary data skipped) first.
+    notes: list[str] = list(doc.decoded.notes)
     linked: set[int] = set()  # editions of other files this file was recorded as a source of
     repeats: dict[int, int] = {}  # edition id -> times this file holds it, when more than once
     for position, (edition, content_hash) in enumerate(zip(doc.editions, hashes, strict=True)):

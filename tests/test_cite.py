@@ -297,6 +297,84 @@ def test_see_rules_of_2025_11_14_come_out_as_the_stored_renumberings_to_2026_02_
     assert "111.10" in by["110.10"]["evidence"]["nearest"]
 
 
+def test_a_quotation_the_rule_no_longer_says_is_noted(store_with_2026_02_27, tmp_path) -> None:
+    """2026-02-27 took "A ninjutsu ability may be activated only while a creature on the
+    battlefield is unblocked" out of 702.49c (`mtgrules diff en-2026-01-16 en-2026-02-27`
+    shows it; checked by hand in both files). An article of January 2026 that quotes it is
+    still right about the number, and the number is still current; the note says the rule
+    was reworded since, with its text now."""
+    article = tmp_path / "ninjutsu.md"
+    article.write_text(
+        'Per CR 702.49c, "A ninjutsu ability may be activated only while a creature on the '
+        'battlefield is unblocked."\nTrample is rule 702.19b.\n',
+        "utf-8",
+    )
+    args = ["cite", str(article), "--written-for", "en-2026-01-16"]
+    result = run_cli(*args, "--json", db=store_with_2026_02_27)
+    assert result.returncode == 0, result.stderr
+    by = {c["cited"]: c for c in json.loads(result.stdout)["citations"]}
+    assert by["702.49c"]["status"] == "current"
+    assert by["702.49c"]["evidence"]["quote"] == {
+        "text": "A ninjutsu ability may be activated only while a creature on the battlefield "
+        "is unblocked.",
+        "kind": "quoted",
+        "matches": True,
+        "in_target": False,
+    }
+    assert by["702.49c"]["evidence"]["now_text"].startswith(
+        "The creature put onto the battlefield with the ninjutsu ability enters attacking"
+    )
+    assert "in_target" not in json.dumps(by["702.19b"]["evidence"])
+    text = run_cli(*args, db=store_with_2026_02_27)
+    assert text.returncode == 0
+    assert (
+        f"{article}:1:8: 702.49c current (read in en-2026-01-16), note: its rule was reworded"
+        in (text.stdout)
+    )
+    # Written for 2026-02-27 itself, the quotation is simply not the rule's words.
+    same = run_cli(
+        "cite", str(article), "--written-for", "en-2026-02-27", "--json", db=store_with_2026_02_27
+    )
+    assert "in_target" not in same.stdout
+
+
+def test_checked_against_an_older_edition_a_text_that_fits_it_is_read_as_its(
+    store_with_2026_02_27, tmp_path
+) -> None:
+    """2026-02-27 inserted a new 506.3d (old 506.3d-f moved one down, as `mtgrules diff
+    en-2026-01-16 en-2026-02-27` shows). "See rule 506.3d" fits 2012 to 2026-02-27 as well;
+    checked against 2026-01-16, it is read as 2026-01-16's 506.3d (the target among the
+    editions that fit), so it is current; read as 2026-02-27's, the rule is not in 2026-01-16
+    yet. The --written-for date form names the edition in force then."""
+    text = tmp_path / "blockers.md"
+    text.write_text("See rule 506.3d and rule 702.19b.\n", "utf-8")
+    inferred = run_cli(
+        "cite", str(text), "--against", "en-2026-01-16", "--json", db=store_with_2026_02_27
+    )
+    assert inferred.returncode == 0, inferred.stdout
+    doc = json.loads(inferred.stdout)
+    assert doc["written_for"]["edition"]["slug"] == "en-2026-01-16"
+    assert doc["written_for"]["reason"].endswith("the target among them")
+    assert [c["status"] for c in doc["citations"]] == ["current", "current"]
+    newer = run_cli(
+        "cite",
+        str(text),
+        "--against",
+        "en-2026-01-16",
+        "--written-for",
+        "2026-03-01",
+        "--json",
+        db=store_with_2026_02_27,
+    )
+    assert newer.returncode == 1
+    doc = json.loads(newer.stdout)
+    assert doc["written_for"]["edition"]["slug"] == "en-2026-02-27"
+    assert doc["written_for"]["reason"] == "--written-for 2026-03-01, the edition in force then"
+    by = {c["cited"]: c for c in doc["citations"]}
+    assert by["506.3d"]["status"] == "removed" and by["702.19b"]["status"] == "current"
+    assert by["506.3d"]["evidence"]["last_edition"] == "en-2026-02-27"
+
+
 # --- the Chinese translations' stale references ----------------------------------------------
 
 # (translation, its file, the English of its date, {cited: its number now}) -- each one a
@@ -502,6 +580,10 @@ def test_exit_codes_and_the_text_report(corpus_db) -> None:
         in stale.stdout
     )
     assert "702.124k removed: last in en-2025-11-14, gone in en-2026-01-16" in stale.stdout
+    # Moved with the same words (checked by hand in both editions): the text shown once.
+    assert '702.124m then, 702.124k now (the same words): "Choose a Background" means' in (
+        stale.stdout
+    )
 
 
 def test_fix_prints_a_diff_that_git_apply_accepts(corpus_db, tmp_path) -> None:

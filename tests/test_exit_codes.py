@@ -27,8 +27,8 @@ from mtgrules.sources.pipeline import parse_document, prepare
 from .conftest import (
     EXTRA,
     ON_PG,
-    ROOT,
     SEEDS,
+    SHARED,
     copy_store,
     pg_create_database,
     pg_drop_database,
@@ -327,8 +327,7 @@ def test_api_open_store_on_a_damaged_file_is_a_store_error(_corpus_template, tmp
 
 # --- byte mutations of a real file of each format ------------------------------------------
 
-ARCHIVE = Path(os.environ.get("MTGRULES_ARCHIVE", ROOT.parent / "shared" / "cr-archive"))
-TRANSLATIONS = ARCHIVE.parent / "translations"
+ARCHIVE = Path(os.environ.get("MTGRULES_ARCHIVE", SHARED / "cr-archive"))
 
 
 def _markup(name: str) -> Callable[[], bytes]:

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
 from email.utils import formatdate
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from functools import partial
+from http.server import BaseHTTPRequestHandler, SimpleHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import unquote, urlsplit
 
 import pytest
@@ -292,6 +294,81 @@ def test_a_second_run_downloads_nothing_and_says_up_to_date(store_copy, server) 
     assert server.sent["/downloads/MagicCompRules 20260227.txt"] == 1
 
 
+class _Logged(SimpleHTTPRequestHandler):
+    """The standard library's file server, as is (it sends Last-Modified, no ETag, and
+    answers If-Modified-Since), keeping a list of what it answered."""
+
+    answered: list[tuple[str, str, int]]
+
+    def log_request(self, code="-", size="-") -> None:
+        self.answered.append((self.command, unquote(urlsplit(self.path).path), int(code)))
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+@pytest.fixture
+def file_server(tmp_path) -> Iterator[tuple[str, list, object]]:
+    """A folder served by http.server's own file handler: (base URL, answers, folder)."""
+    root = tmp_path / "www"
+    (root / "downloads").mkdir(parents=True)
+    answered: list[tuple[str, str, int]] = []
+    handler = type("Handler", (_Logged,), {"answered": answered})
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), partial(handler, directory=str(root)))
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}", answered, root
+    httpd.shutdown()
+    httpd.server_close()
+    thread.join(5)
+
+
+@needs_shared
+def test_last_modified_alone_makes_the_second_run_conditional(store_copy, file_server) -> None:
+    base, answered, root = file_server
+    txt = root / "downloads" / "MagicCompRules 20260227.txt"
+    txt.write_bytes(NEW_TXT.read_bytes())
+    os.utime(txt, (1772150400, 1772150400))  # 2026-02-27 00:00 UTC, the file's own date
+    (root / "rules.html").write_text(
+        '<h2>Comprehensive Rules</h2><a href="downloads/MagicCompRules%2020260227.txt">TXT</a>',
+        "utf-8",
+    )
+    url = base + "/rules.html"
+    first = fetch(store_copy, "--url", url)
+    assert first.returncode == 0, first.stderr
+    assert ("GET", "/downloads/MagicCompRules 20260227.txt", 200) in answered
+    before = table_counts(store_copy)
+    answered.clear()
+    again = fetch(store_copy, "--url", url)
+    assert again.returncode == 0 and again.stdout.startswith("Up to date"), again.stderr
+    # Asked with If-Modified-Since (the server sends no ETag), and answered 304.
+    assert answered == [
+        ("GET", "/rules.html", 304),
+        ("GET", "/downloads/MagicCompRules 20260227.txt", 304),
+    ]
+    assert table_counts(store_copy) == before
+    # history shows the file's URL, its date (the server's Last-Modified) and its sha256.
+    text = run_cli("history", db=store_copy).stdout
+    sha = hashlib.sha256(NEW_TXT.read_bytes()).hexdigest()
+    line = next(x for x in text.splitlines() if "MagicCompRules%2020260227.txt" in x)
+    assert sha in line and "dated Fri, 27 Feb 2026 00:00:00 GMT" in line, line
+
+
+@needs_shared
+def test_the_address_of_a_rules_file_itself_is_fetched(store_copy, file_server) -> None:
+    base, answered, root = file_server
+    (root / "downloads" / "MagicCompRules 20260227.txt").write_bytes(NEW_TXT.read_bytes())
+    url = base + "/downloads/MagicCompRules%2020260227.txt"
+    check = fetch(store_copy, "--url", url, "--check")
+    assert check.returncode == 1 and "MagicCompRules 20260227.txt (2026-02-27)" in check.stdout
+    result = fetch(store_copy, "--url", url, "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["edition"]["slug"] == "en-2026-02-27"
+    assert [f["ingest"] for f in report["files"]] == ["added"]
+    assert [a[0] for a in answered] == ["HEAD", "GET"]  # no page read before it
+
+
 @needs_shared
 def test_pdf_and_docx_are_other_sources_of_the_same_edition(store_copy, server) -> None:
     for fmt in ("txt", "pdf", "docx"):
@@ -311,6 +388,31 @@ def test_pdf_and_docx_are_other_sources_of_the_same_edition(store_copy, server) 
     editions = json.loads(run_cli("editions", "--json", db=store_copy).stdout)
     jan = next(e for e in editions if e["slug"] == "en-2026-01-16")
     assert {"MagicCompRules 20260116.pdf", "MagicCompRules 20260116.docx"} <= set(jan["sources"])
+
+
+@needs_shared
+def test_a_pdf_that_cannot_be_downloaded_does_not_stop_the_edition(store_copy, server) -> None:
+    """The page links TXT, PDF and DOCX; the PDF answers 500 and the DOCX is not there. The
+    TXT is the edition: it is fetched and ingested, and the two others are reported."""
+    url = serve_new_edition(server)
+    server.page("/en/rules", "20260227", "February 27, 2026", formats=("txt", "pdf", "docx"))
+    server.status["/downloads/MagicCompRules 20260227.pdf"] = 500
+    result = fetch(store_copy, "--url", url, "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["edition"]["slug"] == "en-2026-02-27"
+    files = {f["format"]: f for f in report["files"]}
+    assert files["txt"]["status"] == "downloaded" and files["txt"]["ingest"] == "added"
+    assert files["pdf"]["status"] == "failed" and "HTTP 500" in files["pdf"]["error"]
+    assert files["docx"]["status"] == "failed" and "HTTP 404" in files["docx"]["error"]
+    # The next run asks for the TXT conditionally (304) and for the others again.
+    again = fetch(store_copy, "--url", url)
+    assert again.returncode == 0, again.stderr
+    lines = again.stdout.splitlines()
+    assert lines[0].startswith("Up to date")
+    assert (
+        lines[1].startswith("MagicCompRules 20260227.pdf: not fetched: ") and "HTTP 500" in lines[1]
+    )
 
 
 @needs_shared
@@ -350,9 +452,13 @@ BROKEN = [
     ("not-rules", "downloaded from", 2),
     ("slow", "did not answer within 0.5 s", 5),
     ("redirect-loop", "more than 5 redirects", 5),
+    # Every hop is checked: a redirect may not lead out of http and https.
+    ("redirect-to-file", "only http and https addresses can be fetched (this one is file)", 5),
     ("too-large", "over the 50 MiB limit", 5),
     # No Content-Length: cut off while streaming, past the limit.
     ("too-large-undeclared", "over the 50 MiB limit", 5),
+    # The address of a rules file that is not there, asked with --check.
+    ("file-404", "HTTP 404 Not Found", 5),
 ]
 
 
@@ -382,6 +488,10 @@ def test_broken_cases_get_one_line_and_leave_the_store_unchanged(
         server.page("/en/rules", "20260227", "February 27, 2026")
         if case.endswith("undeclared"):
             server.undeclared.add("/downloads/MagicCompRules 20260227.txt")
+    elif case == "redirect-to-file":
+        server.redirects["/en/rules"] = "file:///etc/passwd"
+    elif case == "file-404":
+        args = ["--url", server.base + "/downloads/MagicCompRules%2020260301.txt", "--check"]
     before = table_counts(store_copy)
     result = fetch(store_copy, *args)
     assert result.returncode == code, result.stderr

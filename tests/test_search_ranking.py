@@ -122,6 +122,11 @@ ORDER = [
     ({"preferred": True, "tier": 2}, {"preferred": False, "tier": 0}, "language before tier"),
     ({"current": True, "tier": 2}, {"current": False, "tier": 0}, "today's wording first"),
     ({"tier": 0, "weight": 0.1}, {"tier": 1, "weight": 50}, "exact entry before its rule"),
+    (
+        {"tier": 0, "literal": True, "weight": 0.1},
+        {"tier": 0, "literal": False, "weight": 50},
+        "today's own entry before an older entry that became another",
+    ),
     ({"tier": 1, "coverage": 0.5}, {"tier": 2}, "the rule it points to before the rest"),
     ({"tier": 1, "sub": False, "weight": 0}, {"tier": 1, "sub": True}, "405 before 405.1"),
     ({"tier": 1, "sub": True, "order": 0}, {"tier": 1, "sub": True, "order": 1}, "405.1, 405.2"),
@@ -496,6 +501,15 @@ def test_a_short_query_is_read_in_the_language_whose_texts_hold_its_words(engine
     assert result.hits[0].language == language
 
 
+@pytest.mark.parametrize(("query", "language"), [("valor de X", "es"), ("valeur de X", "fr")])
+def test_a_rule_comes_before_its_subrules_that_say_the_same(engine, query, language):
+    """On the Spanish and French pages 107.3 and most of its subrules say "valor de X" /
+    "valeur de X": the rule is read first, then its subrules."""
+    hits = _search(engine, query, limit=6).hits
+    assert (hits[0].language, hits[0].label) == (language, "107.3")
+    assert all(h.label.startswith("107.3") for h in hits[1:4])
+
+
 def test_a_rule_renumbered_in_2009_is_one_hit_in_todays_wording(engine):
     """2008's 212.3f (summoning sickness) became 302.6: the stored links say so, whatever
     the words; the hit shows 2026's text and lists both numbers."""
@@ -515,6 +529,59 @@ def test_the_defining_rule_stands_beside_the_glossary_entry(engine):
     assert set(labels[1:4]) <= {"405", "405.1", "405.2", "405.3"}, labels
 
 
+@pytest.mark.parametrize(
+    ("query", "rule", "within", "why"),
+    [
+        (
+            "what happens to a token when it leaves the battlefield",
+            "111.8",
+            1,
+            "the rule holding the whole question, before 603.6c, where the term it holds "
+            "(Leaves the Battlefield) points",
+        ),
+        (
+            "how many poison counters to lose",
+            "704.5c",
+            1,
+            "a rule the held term (Poison Counter) points to that holds the whole question",
+        ),
+        (
+            "do mana abilities use the stack",
+            "605",
+            1,
+            "the held term's entry says it all (Mana Ability: doesn't use the stack): the "
+            "section it points to stands beside it",
+        ),
+        ("attacking creatures", "508.1", 3, "attacking finds 508.1's attackers, as attack does"),
+        (
+            "converted mana cost",
+            "202.3",
+            3,
+            "an old name: 202.3 said it until 2021; shown as it reads today (mana value)",
+        ),
+    ],
+)
+def test_the_rules_answering_a_query(engine, query, rule, within, why):
+    """With the glossary entries left out, the rule that answers is in the first few."""
+    rules = [h for h in _search(engine, query, limit=10).hits if h.kind != "glossary"]
+    assert rule in [h.label for h in rules[:within]], why
+    hit = next(h for h in rules if h.label == rule)
+    assert hit.edition == "en-2026-01-16", why
+
+
+def test_an_old_wording_ranks_as_today_only_for_an_old_name(engine):
+    """ "stack" is in thousands of today's texts: a rule whose older wording said it and
+    today's does not (608.3e) is not on the page; the English hits all say it."""
+    hits = _search(engine, "stack", limit=100).hits
+    english = [h for h in hits if h.language == "en"]
+    lacking = [
+        h.label or h.term
+        for h in english
+        if not any(t.startswith("stack") for t in index_tokens(f"{h.term or ''} {h.text}"))
+    ]
+    assert len(english) > 50 and not lacking, lacking
+
+
 def test_text_output_shows_relevance_not_raw_scores(engine):
     from mtgrules.search.render import relevance_bar, render_search
 
@@ -523,3 +590,36 @@ def test_text_output_shows_relevance_not_raw_scores(engine):
     assert "score" not in out and "%" in out
     assert relevance_bar(1.0) == "■■■■■ 100%" and relevance_bar(0.42) == "■■□□□ 42%"
     assert all(0.0 <= h.relevance <= 1.0 for h in result.hits)
+
+
+def _edition(eid: int, language: str, kind: str, date: str | None):
+    from mtgrules.store.queries import EditionInfo
+
+    return EditionInfo(eid, f"e{eid}", language, kind, date, "official", [], 1, 1, 1)
+
+
+@pytest.mark.parametrize(
+    ("editions", "today", "why"),
+    [
+        (
+            [("en", "rules", "2026-01-16"), ("en", "glossary", "2006-10-01")],
+            {1},
+            "a 2006 glossary page is an older wording beside the 2026 rules and their glossary",
+        ),
+        (
+            [("en", "rules", "2025-11-14"), ("en", "glossary", "2026-01-16")],
+            {1, 2},
+            "a glossary newer than the rules is today's",
+        ),
+        (
+            [("en", "rules", "2025-11-14"), ("en", "rules", "2026-01-16"), ("fr", "rules", None)],
+            {2, 3},
+            "per language; an undated page is today's where its language has nothing dated",
+        ),
+    ],
+)
+def test_the_editions_that_are_today(editions, today, why):
+    from mtgrules.search.engine import newest_editions_of
+
+    infos = [_edition(i, *e) for i, e in enumerate(editions, start=1)]
+    assert newest_editions_of(infos) == today, why

@@ -16,11 +16,11 @@ import pytest
 import mtgrules.api as mr
 from mtgrules.errors import StoreError
 
-from .conftest import EXTRA, SEEDS, run_cli
+from .conftest import EXTRA, SEEDS, SHARED, run_cli
 
 pytestmark = pytest.mark.sqlite_only  # files named by --db
 
-ARCHIVE = Path("/work/shared/cr-archive")
+ARCHIVE = SHARED / "cr-archive"
 
 
 def sha(path: Path) -> str:

@@ -338,9 +338,11 @@ class Checker:
             for up in _ancestors(label):
                 texts += [self.line.own_text(read_in, up) or ""]
         if matches(quote, texts):
-            return Verdict(
-                base.status, base.now, {**base.evidence, "quote": {**shown, "matches": True}}
-            )
+            evidence = {**base.evidence, "quote": {**shown, "matches": True}}
+            if self._reworded_since(label, quote, reading):
+                evidence["quote"]["in_target"] = False
+                evidence.setdefault("now_text", self.line.own_text(self.target, reading.now[0]))
+            return Verdict(base.status, base.now, evidence)
         # Not the rule's words in English (or in a translation): is it another language?
         # Asked only now, since telling a sentence that is not plainly English loads a model.
         language = latin_language(quote) if script == "latin" else None
@@ -364,6 +366,22 @@ class Checker:
             evidence["quote_holder"] = found
         status = QUOTE_MISMATCH if base.status in (CURRENT, RENUMBERED) else base.status
         return Verdict(status, base.now, evidence)
+
+    def _reworded_since(self, label: str, quote: Quote, reading: _Reading) -> bool:
+        """The quotation is the English rule's words where the number was read, and no
+        longer in its text in T: the rule was reworded since (2026-02-27 took "A ninjutsu
+        ability may be activated only while..." out of 702.49c). A title, or words of a
+        translation, are not asked about."""
+        read_in = reading.read_in
+        if quote.kind == "title" or read_in is None or read_in.id == self.target.id:
+            return False
+        if not reading.now:
+            return False
+        then = [t.text for t in self.line.rule_texts(read_in, label)]
+        if not matches(quote, then):
+            return False
+        now = [t.text for lab in reading.now for t in self.line.rule_texts(self.target, lab)]
+        return not matches(quote, now)
 
     def _not_checked(self, base: Verdict, shown: dict[str, Any], what: str) -> Verdict:
         note = (

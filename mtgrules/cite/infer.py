@@ -3,8 +3,10 @@
 The edition in which the text's citations best exist and fit: the most cited numbers exist
 in it, and among the editions where as many exist, the most quotations beside them are its
 words (a title, "rule 418, “Continuous Effects”", is 2008's numbering; a sentence quoted
-from 2019 has 2019's wording). Among editions still equal, the newest: the text has been
-kept up to it, as far as anything in it can tell.
+from 2019 has 2019's wording). Among editions still equal, the target when it is one of
+them (a text checked against 2025-11-14 that fits 2023 to 2026 as well is read as
+2025-11-14's: nothing in it says otherwise), else the newest: the text has been kept up to
+it, as far as anything in it can tell.
 """
 
 from __future__ import annotations
@@ -61,7 +63,9 @@ class Evidence:
             self.quotes.append((label, quote))
 
 
-def infer_written_for(line: EnglishLine, evidence: Evidence) -> WrittenFor:
+def infer_written_for(
+    line: EnglishLine, evidence: Evidence, target: EditionInfo | None = None
+) -> WrittenFor:
     counts = evidence.counts
     total = sum(counts.values())
     if not total:
@@ -89,9 +93,10 @@ def infer_written_for(line: EnglishLine, evidence: Evidence) -> WrittenFor:
                 for label, quote in evidence.quotes
                 if matches(quote, [t.text for t in line.rule_texts(e, label)])
             )
+    target_id = target.id if target is not None else None
     order = sorted(
         line.editions,
-        key=lambda e: (exist[e.id], fit[e.id], e.date or "", e.id),
+        key=lambda e: (exist[e.id], fit[e.id], e.id == target_id, e.date or "", e.id),
         reverse=True,
     )
     chosen = order[0]
@@ -102,9 +107,9 @@ def infer_written_for(line: EnglishLine, evidence: Evidence) -> WrittenFor:
         )
     equal = [e for e in tied if fit[e.id] == fit[chosen.id]]
     if len(equal) > 1:
+        which = "the newest of them" if chosen.id == equal[-1].id else "the target among them"
         parts.append(
-            f"{len(equal)} editions fit as well ({equal[0].slug} to {equal[-1].slug}): "
-            "the newest of them"
+            f"{len(equal)} editions fit as well ({equal[0].slug} to {equal[-1].slug}): {which}"
         )
     else:
         runner = next((e for e in order[1:]), None)

@@ -15,8 +15,17 @@ from .run import Citation, CiteRun, FileResult, Skipped
 _INDENT = "    "
 
 
+def is_shown(c: Citation) -> bool:
+    """Printed in the text report: a citation that is not current, or a current one whose
+    quotation the rule no longer says (a note, as a compiler prints one)."""
+    if c.status != CURRENT:
+        return True
+    quote = c.evidence.get("quote")
+    return bool(quote and quote.get("in_target") is False)
+
+
 def citation_lines(c: Citation) -> list[str]:
-    """The lines of one citation that is not current."""
+    """The lines of one citation that is shown (see ``is_shown``)."""
     ev = c.evidence
     where = f"{c.path}:{c.line}:{c.column}: {c.cited}"
     read_in = ev.get("read_in")
@@ -25,7 +34,11 @@ def citation_lines(c: Citation) -> list[str]:
         lines = [f"{where} renumbered: now {c.now} (read in {read_in})"]
         if ev.get("now_all"):
             lines[0] += f"; split into {', '.join(ev['now_all'])}"
-        lines += _texts(ev, ("text", f"{c.cited} was"), ("now_text", f"{c.now} now"))
+        if ev.get("text") and ev.get("text") == ev.get("now_text"):
+            # Moved with its words unchanged: shown once.
+            lines += _texts(ev, ("text", f"{c.cited} then, {c.now} now (the same words)"))
+        else:
+            lines += _texts(ev, ("text", f"{c.cited} was"), ("now_text", f"{c.now} now"))
     elif c.status == REMOVED:
         last, gone = ev.get("last_edition"), ev.get("gone_in")
         lines = [f"{where} removed: last in {last}" + (f", gone in {gone}" if gone else "")]
@@ -35,6 +48,9 @@ def citation_lines(c: Citation) -> list[str]:
         lines = [f"{where} never existed; nearest: {nearest}"]
     elif c.status == QUOTE_MISMATCH:
         lines = [f"{where} quote does not match the rule (read in {read_in})"]
+    elif c.status == CURRENT:
+        lines = [f"{where} current (read in {read_in}), note: its rule was reworded since"]
+        lines += _texts(ev, ("now_text", f"{c.now} now"))
     else:
         lines = [f"{where} {c.status}"]
     quote = ev.get("quote")
@@ -49,6 +65,8 @@ def citation_lines(c: Citation) -> list[str]:
         lines.append(wrap(said, _INDENT))
         if c.status == QUOTE_MISMATCH:
             lines += _texts(ev, ("text", f"{c.cited} says"))
+    if quote and quote.get("in_target") is False:
+        lines.append(wrap(f"the quoted words are no longer in {c.now} of the target", _INDENT))
     if ev.get("note"):
         lines.append(wrap(ev["note"], _INDENT))
     return lines

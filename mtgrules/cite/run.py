@@ -89,7 +89,10 @@ class CiteRun:
         )
         if written_for:
             edition = self.line.find(written_for, what="--written-for")
-            self.written_for = WrittenFor(edition, False, "given with --written-for")
+            said = f"--written-for {written_for}"
+            if written_for != edition.slug:
+                said += ", the edition in force then"
+            self.written_for = WrittenFor(edition, False, said)
         else:
             self.written_for = self._infer()
         self.checker = Checker(self.line, self.target, self.written_for.edition)
@@ -111,7 +114,7 @@ class CiteRun:
             if isinstance(item, Text):
                 for found in find_citations(item.text):
                     evidence.add(found.label, found.quote)
-        return infer_written_for(self.line, evidence)
+        return infer_written_for(self.line, evidence, self.target)
 
     def results(self) -> Iterator[FileResult | Skipped]:
         summary = self.summary

@@ -136,6 +136,17 @@ def rules_links(html: str, base: str) -> list[RulesLink]:
     return out
 
 
+def file_link(url: str) -> RulesLink | None:
+    """The address itself as a rules document, when it names one (a .txt, .pdf or .docx):
+    `fetch --url` given the file rather than the page that links it."""
+    fmt = _format(url)
+    if fmt is None:
+        return None
+    url = _absolute(url, url)
+    name = unquote(urlsplit(url).path.rsplit("/", 1)[-1])
+    return RulesLink(url, fmt, _date(name, ""), name)
+
+
 def choose(links: list[RulesLink]) -> list[RulesLink]:
     """The documents to fetch: the newest edition the page links (by the date in the file
     names), its TXT first, then its PDF and DOCX (other sources of the same edition)."""

@@ -9,11 +9,14 @@ _MARKS = {"changed": "~", "renumbered": ">", "added": "+", "removed": "-"}
 
 
 def render_fetch(report: FetchReport) -> str:
+    failed = [f"{f.name}: not fetched: {f.error}" for f in report.files if f.status == "failed"]
     if report.status != "fetched":
-        return report.message[:1].upper() + report.message[1:] + "."
+        return "\n".join([report.message[:1].upper() + report.message[1:] + ".", *failed])
     out = []
     for f in report.files:
-        if f.status == "downloaded":
+        if f.status == "failed":
+            out.append(f"{f.name}: not fetched: {f.error}")
+        elif f.status == "downloaded":
             what = {
                 "added": "new",
                 "same-edition": "another source of the same edition",

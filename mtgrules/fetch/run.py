@@ -20,13 +20,13 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from ..errors import MtgRulesError, NotFoundError
+from ..errors import FetchError, MtgRulesError, NotFoundError
 from ..progress import SILENT, Progress
 from ..record import OPTIONAL, Record
 from ..store.downloads import DownloadRecord, last_download, save_downloads
 from ..store.queries import EditionInfo, list_editions
 from .http import Client, Fetched
-from .links import RulesLink, choose, rules_links
+from .links import RulesLink, choose, file_link, rules_links
 
 DEFAULT_URL = "https://magic.wizards.com/en/rules"
 TOP_CHANGES = 12  # changes of the diff shown in the report
@@ -37,10 +37,11 @@ class FetchedFile(Record):
     url: str
     name: str
     format: str  # txt, pdf, docx
-    status: str  # downloaded | not-modified (304) | unchanged (the same bytes again)
+    status: str  # downloaded | not-modified (304) | unchanged (the same bytes again) | failed
     size: int | None = None
     sha256: str | None = None
     ingest: str | None = field(default=None, metadata=OPTIONAL)  # added, same-edition...
+    error: str | None = field(default=None, metadata=OPTIONAL)  # why a PDF or DOCX failed
 
 
 @dataclass
@@ -80,7 +81,13 @@ class FetchReport(Record):
 
 
 def _page_links(client: Client, session: Session, url: str, progress: Progress = SILENT):
-    """(the page as fetched, the rules documents it links, what to record of it)."""
+    """(the page as fetched, the rules documents it links, what to record of it).
+
+    An address that is itself a rules document (a mirror's "MagicCompRules 20260227.txt")
+    is its own one link: nothing is read before it."""
+    direct = file_link(url)
+    if direct is not None:
+        return None, [direct], None
     before = last_download(session, url)
     page = client.get(
         url,
@@ -133,11 +140,14 @@ def check_for_new_edition(
     """Is a newer edition linked than the store holds? Reads the page (and asks about the
     TXT with a conditional HEAD), downloads no rules document and writes nothing."""
     with _client(timeout) as client:
-        _page, links, _record = _page_links(client, session, url)
+        page, links, _record = _page_links(client, session, url)
         chosen = choose(links)
         txt = chosen[0]
         infos = list_editions(session)
         before = last_download(session, txt.url)
+        if page is None and before is None:
+            # The address of a file, not of a page: that it is there is asked too.
+            client.get(txt.url, head=True)
         if before is not None:
             probe = client.get(
                 txt.url, etag=before.etag, last_modified=before.last_modified, head=True
@@ -196,22 +206,34 @@ def fetch_rules(
     from ..ingest import Source
 
     with _client(timeout) as client:
-        page, links, page_record = _page_links(client, session, url, progress)
+        _page, links, page_record = _page_links(client, session, url, progress)
         files: list[FetchedFile] = []
         downloaded: list[tuple[RulesLink, Fetched]] = []
+        got_at: dict[str, dt.datetime] = {}  # when each file came
         records: list[DownloadRecord] = [page_record] if page_record else []
-        for link in choose(links):
+        for n, link in enumerate(choose(links)):
             before = last_download(session, link.url)
-            got = client.get(
-                link.url,
-                etag=before.etag if before else None,
-                last_modified=before.last_modified if before else None,
-                progress=progress,
-                label=f"downloading {link.name}",
-            )
+            try:
+                got = client.get(
+                    link.url,
+                    etag=before.etag if before else None,
+                    last_modified=before.last_modified if before else None,
+                    progress=progress,
+                    label=f"downloading {link.name}",
+                )
+            except FetchError as exc:
+                if n == 0:
+                    raise  # the edition's own text (the TXT when linked): nothing to ingest
+                # A PDF or DOCX beside it is another source of the same edition: the edition
+                # is fetched without it, and the report says why.
+                files.append(
+                    FetchedFile(link.url, link.name, link.format, "failed", error=str(exc))
+                )
+                continue
             if got.not_modified:
                 files.append(FetchedFile(link.url, link.name, link.format, "not-modified"))
                 continue
+            got_at[link.url] = _now()
             body = got.body or b""
             if before is not None and before.sha256 == got.sha256:
                 files.append(
@@ -225,6 +247,10 @@ def fetch_rules(
             )
             downloaded.append((link, got))
     if not downloaded:
+        if page_record is not None:
+            # A page that changed (a new layout) but links nothing new: kept, so that the
+            # next run asks for it conditionally too.
+            save_downloads(session, [page_record])
         infos = list_editions(session)
         newest = _newest_english(infos)
         held = _held(infos, choose(links)[0])
@@ -252,7 +278,6 @@ def fetch_rules(
         outcome = by_name.get(f.name)
         if outcome is not None:
             f.ingest = outcome.status
-    now = _now()
     for link, got in downloaded:
         records.append(
             DownloadRecord(
@@ -263,7 +288,7 @@ def fetch_rules(
                 got.last_modified,
                 got.sha256,
                 len(got.body or b""),
-                now,
+                got_at[link.url],
                 revision_id=report.revision_id,
             )
         )

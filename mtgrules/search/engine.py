@@ -23,12 +23,13 @@ from ..store.search_index import term_key
 from ..termbase import Termbase, load_termbase
 from ..text.detect import spelled_languages
 from ..text.fold import fold_words
-from ..text.labels import match_rule_query
+from ..text.labels import match_rule_query, parent_of
 from ..text.language import base_language, language_order, same_language, same_tag
 from .backend import (
     Group,
     average_lengths,
     clause_editions,
+    clause_kinds,
     clauses_labelled,
     clauses_under,
     document_count,
@@ -95,6 +96,8 @@ WHOLE_TERMS = 2
 # turn (a question's answer may lack one of its words: 514.2 says "permanents" where the
 # question said "creatures"); longer ones with any of their words.
 LEAVE_ONE_OUT = 5
+# A lemma this long that begins the typed word stands for it as a prefix (attacking: attack).
+PREFIX_LEMMA = 4
 
 
 @dataclass
@@ -118,6 +121,8 @@ class _Candidate:
     tier: int = 2
     sub: bool = False  # joined as a defining rule's first subrule
     order: int = 0  # a first subrule's place among them (document order)
+    contained: bool = False  # the entry of a term the query holds, or a rule it points to
+    via: frozenset = frozenset()  # those entries (language, term key) that point to this rule
 
 
 def search(
@@ -236,7 +241,7 @@ def search(
 
     hits = make_hits(
         session,
-        lineages(ranked, limit, load, current_heads),
+        _rules_before_subrules(lineages(ranked, limit, load, current_heads)),
         by_id,
         highlight,
         plan.allowed,
@@ -247,6 +252,49 @@ def search(
     return SearchResult(
         query, "text", parsed.words, hits, fuzzy_words, translations, list(preferred)
     )
+
+
+# A rule comes before its own subrules on the page when it answers about as well: its weight
+# at most this many bands (of BANDS) below theirs.
+FAMILY_BANDS = 2
+
+
+def _rules_before_subrules(page: list[list[Ranked]]) -> list[list[Ranked]]:
+    """A rule read before its subrules, as the rules are: when a rule and some of its own
+    subrules all hold the query alike (the same tier, every word, as a phrase or not) and
+    the rule weighs nearly as much, it moves up to just before the first of them (107.3
+    "valor de X" before 107.3m and 107.3c, which all say it)."""
+    out = list(page)
+
+    def alike(a: Features, b: Features) -> bool:
+        return (a.preferred, a.current, a.tier, a.full, a.phrase, a.official) == (
+            b.preferred,
+            b.current,
+            b.tier,
+            b.full,
+            b.phrase,
+            b.official,
+        )
+
+    for i in range(len(out)):
+        rule = out[i][0]
+        if rule.group.kind not in ("rule", "heading") or not rule.label:
+            continue
+        first = next(
+            (
+                j
+                for j in range(i)
+                if out[j][0].label
+                and out[j][0].group.language == rule.group.language
+                and parent_of(out[j][0].label) == rule.label
+                and alike(out[j][0].features, rule.features)
+                and rule.features.band >= out[j][0].features.band - FAMILY_BANDS
+            ),
+            None,
+        )
+        if first is not None:
+            out.insert(first, out.pop(i))
+    return out
 
 
 def _translations(termbase: Termbase, query: str) -> tuple[list[str], dict[str, list[str]]]:
@@ -319,7 +367,18 @@ def _with_lemmas(
         found = {lm for a in t.alts for lm in lemmas_of(a)}
         # The typed form too: "creatures" is stemmed to "creature" for the prefix match.
         found |= {lm for w in parsed.words if stem(w) in t.alts for lm in lemmas_of(w)}
-        terms.append(Term(t.alts, tuple(sorted(found))))
+        # An inflected word is matched from its lemma on, as the lemma typed would be:
+        # "attacking" finds the attackers of 508.1 as "attack" does.
+        alts = tuple(
+            dict.fromkeys(
+                next(
+                    (lm for lm in sorted(found) if len(lm) >= PREFIX_LEMMA and a.startswith(lm)),
+                    a,
+                )
+                for a in t.alts
+            )
+        )
+        terms.append(Term(alts, tuple(sorted(found))))
     lemmas = [(lemmas_of(tok) or [tok])[0] for tok in parsed.tokens]
     return ParsedQuery(parsed.text, parsed.words, terms, parsed.tokens, lemmas)
 
@@ -453,7 +512,7 @@ def _rank(
         if plan.languages is None or g.language in plan.languages
     ]
     # A glossary term the query holds among other words ("how many *poison counters* to
-    # lose"): its entry and the rules it points to stand with the defining rules.
+    # lose"): its entry and the rules it points to join the candidates.
     exact_ids = {g.id for g in exact}
     within = [
         g
@@ -464,13 +523,17 @@ def _rank(
     for g in exact:
         if shown:
             pool.setdefault(g.id, _Candidate(g)).tier = 0
+    # A question's contained term is one of its subjects, not the question: its entry and
+    # the rules it points to stand with the defining rules only when they hold all the
+    # question's words (704.5c for "how many poison counters to lose"); else they are
+    # weighed like the rest ("what happens to a token when it leaves the battlefield" is
+    # 111.8, not 603.6c on leaves-the-battlefield triggers, which says nothing of tokens).
     for g in within:
         if shown:
-            c = pool.setdefault(g.id, _Candidate(g))
-            c.tier = min(c.tier, 1)
-    exact = exact + within
+            pool.setdefault(g.id, _Candidate(g)).contained = True
     examined = {gid for ids in order.values() for gid in ids}
     examined |= {gid for gid, c in pool.items() if c.tier < 2}
+    examined |= {g.id for g in within if shown}
     if plan.restricted:
         # Only some editions searched (--edition, --as-of): texts outside them go now, so
         # that the fallback below knows how many full matches are really left.
@@ -494,6 +557,7 @@ def _rank(
     ):
         examined |= set(gather(Expr(tuple(terms), "or"), "or"))
     _add_defining_rules(plan, pool, examined, exact)
+    _add_defining_rules(plan, pool, examined, within, tier=2)
     concordant = (
         concordant_groups(db, translations, term_languages, plan.by_id, plan.kinds, termbase)
         if aligned and translations
@@ -547,7 +611,8 @@ def _rank(
     total = max(total_documents(db), 1)
     idfs = [idf(_df(db, t, dfs), total) for t in terms]
     qlemmas = parsed.lemmas or [stem(t) for t in parsed.tokens]
-    current = groups_in_editions(db, [c.group.id for c in live], newest_editions(plan))
+    today = newest_editions(plan)
+    current = groups_in_editions(db, [c.group.id for c in live], today)
     script = _script(plan)
     # A query of one or two words wants them all; a longer one, the text it mostly names.
     whole = len(terms) <= WHOLE_TERMS
@@ -585,11 +650,43 @@ def _rank(
     }
     out = []
     multiword = len(parsed.tokens) > 1 and any(qweights)
+
+    def covering(tokens: list[str], lemmas: list[str]) -> tuple[list[list[int]], float]:
+        """Where each term stands in a text, and the idf-weighted share of them it holds."""
+        found = [positions(t, tokens, lemmas) for t in terms]
+        held = sum(w for w, f in zip(idfs, found, strict=True) if f)
+        return found, held / (sum(idfs) or 1.0)
+
+    # A contained term's entry that holds the whole question answers it ("Mana Ability ...
+    # doesn't use the stack"): the rules it points to stand with the defining rules.
+    answering = {
+        (c.group.language, term_key(row.term or ""))
+        for c, row, tokens, lemmas in texts
+        if c.contained and c.group.kind == "glossary" and covering(tokens, lemmas)[1] >= 0.999
+    }
+    # An older wording whose lineage goes on in today's edition is shown as today's rule
+    # (hits.py). When today's texts hardly say what the query says (an old name:
+    # "converted mana cost" is "mana value" since 2021), such a wording ranks as today's
+    # text (202.3); otherwise it stays behind them ("stack": 608.3e's older wording said
+    # it, today's does not). Of the same kind only: a 2009 glossary entry the aligner
+    # followed into rule 113.3b is still shown as that entry.
+    literal = set(current)
+    older = {c.group.id: c.group for c, *_r in texts if c.group.id not in current}
+    saying = sum(
+        1
+        for c, _row, tokens, lemmas in texts
+        if c.group.id in current and covering(tokens, lemmas)[1] >= 0.999
+    )
+    if older and saying < FEW:
+        heads = lineage_heads(db, [samples[g] for g in older])
+        living = {h: k for h, (e, k) in clause_kinds(db, set(heads.values())).items() if e in today}
+        current |= {
+            g for g, group in older.items() if living.get(heads.get(samples[g], -1)) == group.kind
+        }
     for c, row, tokens, lemmas in texts:
         lang = c.group.language
-        found = [positions(t, tokens, lemmas) for t in terms]
+        found, coverage = covering(tokens, lemmas)
         held = [bool(f) for f in found]
-        coverage = sum(w for w, h in zip(idfs, held, strict=True) if h) / (sum(idfs) or 1.0)
         in_phrase = (
             has_phrase(parsed.tokens, tokens) or has_phrase(qlemmas, lemmas, exact=True)
             if len(parsed.tokens) > 1
@@ -599,6 +696,8 @@ def _rank(
         # A first subrule of a defining rule that says nothing of the query (104.1 under
         # 104 "Ending the Game", for conceding) is not where the term is defined.
         tier = 2 if c.sub and c.tier == 1 and not any(held) else c.tier
+        if c.contained and tier == 2 and (coverage >= 0.999 or c.via & answering):
+            tier = 1
         features = Features(
             preferred=any(same_language(c.group.language, p) for p in plan.preferred),
             tier=tier,
@@ -620,6 +719,7 @@ def _rank(
             or c.group.language == script,
             official=c.group.kind not in ("commentary", "example"),
             current=c.group.id in current,
+            literal=c.group.id in literal,
             sub=c.sub and tier == 1,
             order=c.order if c.sub and tier == 1 else 0,
             whole=whole,
@@ -639,7 +739,7 @@ def newest_editions(plan: _Plan) -> set[int]:
 
 def newest_editions_of(editions: list[EditionInfo]) -> set[int]:
     """The editions whose texts are today's: per language, the newest dated edition of each
-    kind (rules, glossary); a language with no dated edition (a scraped page) has only its
+    kind (rules, glossary; a glossary no older than those rules); a language with no dated edition (a scraped page) has only its
     undated ones. A text elsewhere is an older wording."""
     best: dict[tuple[str, str], tuple[str, int]] = {}
     undated: dict[str, list[int]] = {}
@@ -652,7 +752,14 @@ def newest_editions_of(editions: list[EditionInfo]) -> set[int]:
         else:
             undated.setdefault(e.language, []).append(eid)
     dated = {lang for lang, _k in best}
-    out = {eid for _d, eid in best.values()}
+    # A glossary printed on its own is today's only when no rules edition of its language
+    # is newer: those carry their own glossary (the 2006 glossary page is not today's beside
+    # the 2026 rules).
+    out = {
+        eid
+        for (lang, kind), (date, eid) in best.items()
+        if kind == "rules" or date >= best.get((lang, "rules"), ("", 0))[0]
+    }
     for lang, ids in undated.items():
         if lang not in dated:
             out |= set(ids)
@@ -705,10 +812,14 @@ def _script(plan: _Plan) -> str | None:
 
 
 def _add_defining_rules(
-    plan: _Plan, pool: dict[int, _Candidate], examined: set[int], exact: list[Group]
+    plan: _Plan,
+    pool: dict[int, _Candidate],
+    examined: set[int],
+    exact: list[Group],
+    tier: int = 1,
 ) -> None:
     """The rules an exact glossary entry points to ("See rule 405"), read in the newest
-    edition holding the entry, join as the second tier."""
+    edition holding the entry, join as the second tier (``tier`` 2: only join)."""
     db = plan.db
     load_members(db, exact, plan.allowed)
     entries = [_Candidate(g) for g in exact if g.members]
@@ -727,14 +838,29 @@ def _add_defining_rules(
             newest[key] = (eid, cid)
     rows = load_clauses(db, [cid for _e, cid in newest.values()])
     wanted: list[tuple[int, str]] = []
-    for eid, cid in newest.values():
+    pointing: dict[tuple[int, str], set[tuple[str, str]]] = {}
+    for key, (eid, cid) in newest.items():
         for ref in _refs(rows[cid].refs):
             if (eid, ref) not in wanted:
                 wanted.append((eid, ref))
+            pointing.setdefault((eid, ref), set()).add(key)
     clauses = clauses_labelled(db, wanted)
     if not clauses:
         return
-    _add_as_defining(plan, pool, examined, clauses)
+    if tier == 1:
+        _add_as_defining(plan, pool, examined, clauses)
+        return
+    # Only joining: which entries point to each rule is kept, for the ranking to raise the
+    # rules of an entry that turns out to answer the whole question.
+    languages = {e.id: e.language for e in plan.by_id.values()}
+    by_clause = groups_by_clause(db, clauses, languages)
+    for r in clauses:
+        g = by_clause.get(r.id)
+        if g is not None and (not plan.kinds or g.kind in plan.kinds):
+            c = pool.setdefault(g.id, _Candidate(g))
+            c.contained = True
+            c.via = c.via | pointing.get((r.edition_id, r.label), set())
+            examined.add(c.group.id)
 
 
 def _add_as_defining(

@@ -5,8 +5,11 @@ before it:
 
 1. the query's language first (--lang, else the language its spelling, the store's own words
    or the termbase show: maná is Spanish, coût French, 堆疊 Chinese; else English);
-2. today's wording before older ones (the newest edition of its language holds it);
-3. the glossary entry that is exactly the term ("Stack" for stack, "Poison Counter" for
+2. today's wording before older ones (the newest edition of its language holds it, or an
+   older wording of a rule that goes on today, when today's texts hardly say what the query
+   says: an old name);
+3. the glossary entry that is exactly the term (today's own entry before an older entry
+   that became another: Converted Mana Cost (Obsolete), then Mana Value) ("Stack" for stack, "Poison Counter" for
    poison counters), then the rules that define it: the rules that entry points to ("See
    rule 405") and the section head or keyword rule whose title is the query, then their
    first subrules; then the rest;
@@ -77,6 +80,7 @@ class Features:
     sub: bool = False  # a defining rule's subrule: after the rules the entry names
     order: int = 0  # such a subrule's place among them: read in document order
     whole: bool = True  # a short query: every word before some (criterion 4)
+    literal: bool = True  # today's edition holds this very text (not an older wording)
     band: int = BANDS  # the weight in steps of the best candidate's (criterion 7)
 
     @property
@@ -89,6 +93,7 @@ class Features:
             not self.preferred,
             not self.current,
             self.tier,
+            self.tier == 0 and not self.literal,
             self.sub,
             self.order,
             self.whole and not self.full,
@@ -123,6 +128,7 @@ class Features:
         s = float(self.preferred)
         s = s * 2 + float(self.current)
         s = s * 3 + (2 - self.tier)
+        s = s * 2 + float(not (self.tier == 0 and not self.literal))
         s = s * 2 + float(not self.sub)
         s = s * 4 + (3 - max(min(self.order, 3), 0))
         s = s * 2 + float(not (self.whole and not self.full))

@@ -87,9 +87,10 @@ def _hit_block(n: int, hit: Hit, result: SearchResult, colour: bool, width: int)
     lines = wrap_lines(first + gone + fuzzy + partial, width, "", "     ")
     lines.append(_paint(_wrap(_mark(visible(hit.text), hit.words, colour), "     ", width)))
     for a in hit.aligned:
+        # Only highlighted in colour: folding a Chinese form loads OpenCC's tables.
         words = [
             w
-            for lang, forms in result.translations.items()
+            for lang, forms in (result.translations.items() if colour else ())
             if same_tag(lang, a.language)
             for f in forms
             for w in fold_words(f)

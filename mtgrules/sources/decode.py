@@ -34,8 +34,25 @@ _DECLARED = re.compile(
     rb"""<meta[^>]+charset\s*=\s*["']?([A-Za-z0-9_\-:.]+)|<\?xml[^>]+encoding\s*=\s*["']([A-Za-z0-9_\-.]+)""",
     re.I,
 )
-# What browsers do: a page that says latin-1 is read as Windows-1252.
-_CHARSET_ALIASES = {"iso-8859-1": "cp1252", "latin1": "cp1252", "us-ascii": "cp1252"}
+# Declared encodings a browser would not decode the page with: the WHATWG "replacement"
+# (iso-2022-kr, hz-gb-2312: decoding them has been used to smuggle markup), UTF-16 named in
+# an ASCII-compatible page (browsers read that as UTF-8), and x-user-defined.
+_NOT_DECLARABLE = {"replacement", "utf-16be", "utf-16le", "x-user-defined"}
+
+
+def declared_codec(label: str) -> str | None:
+    """The Python codec for a charset a page declares, as a browser reads the label
+    (the WHATWG Encoding Standard, through webencodings: "latin1" and "us-ascii" are
+    Windows-1252, "x-sjis" Shift_JIS...), or None for a label no browser decodes with:
+    an unknown name, or a Python codec that is no web encoding at all (utf-7,
+    unicode_escape, punycode, rot13, base64: some raise, some give lone surrogates,
+    some turn "\\u0041" into "A")."""
+    import webencodings
+
+    encoding = webencodings.lookup(label)
+    if encoding is None or encoding.name in _NOT_DECLARABLE:
+        return None
+    return encoding.codec_info.name
 
 
 def _looks_binary(data: bytes) -> bool:
@@ -52,13 +69,13 @@ def decode_text(data: bytes, where: str) -> tuple[str, str]:
     bytes decide."""
     m = _DECLARED.search(data[:4096])
     if m is not None and not data.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")):
-        name = (m[1] or m[2]).decode("ascii").lower()
-        name = _CHARSET_ALIASES.get(name, name)
-        if name not in ("utf-8", "utf8"):
+        codec = declared_codec((m[1] or m[2]).decode("ascii"))
+        if codec is not None and codec != "utf-8":
             try:
-                return data.decode(name), name
-            except (LookupError, UnicodeDecodeError):
+                return data.decode(codec), codec
+            except UnicodeDecodeError:
                 pass  # a wrong declaration: fall back to what the bytes say
+        # An unknown or non-text codec (utf-7, unicode_escape): the bytes decide, as below.
     return _decode_undeclared(data, where)
 
 

@@ -54,12 +54,7 @@ def detect_container(data: bytes, where: str) -> str:
     if data.startswith(b"PK\x03\x04") or data.startswith(b"PK\x05\x06"):
         return _sniff_zip(data, where)
     if data.startswith(_OLE2):
-        if _WORD_STREAM in data:
-            return DOC
-        raise NotRulesError(
-            f"{where}: an OLE2 (old Microsoft Office) file with no Word document in it, such as "
-            "an Excel or PowerPoint file; give the rules as text, PDF, DOCX or Word .doc."
-        )
+        return _sniff_ole2(data, where)
     stripped = data.lstrip(b"\xef\xbb\xbf \t\r\n")
     if stripped[:5] == b"{\\rtf":
         return RTF
@@ -79,6 +74,59 @@ def detect_container(data: bytes, where: str) -> str:
     if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
         raise NotRulesError(f"{where}: this is a WebP image, not rules text; {_IMAGE_HINT}.")
     return TEXT
+
+
+# Streams that name what else an OLE2 file may be (their names in its directory).
+_OLE2_KINDS = (
+    ("Workbook", "an Excel workbook"),
+    ("Book", "an Excel workbook"),
+    ("PowerPoint Document", "a PowerPoint presentation"),
+)
+
+
+def _sniff_ole2(data: bytes, where: str) -> str:
+    """A Word 97-2003 file, or a clear line on what else this OLE2 file is: cut short (its
+    header points past its end: a truncated download or copy), or an Excel or PowerPoint
+    file (the name of its main stream), or another OLE2 file."""
+    end = ole2_required_size(data)
+    if end is not None and len(data) < end:
+        raise InputError(
+            f"{where}: an old Microsoft Office file (such as a Word .doc) cut short: its header "
+            f"points to byte {end:,} but the file has {len(data):,}; copy or download it again."
+        )
+    if _WORD_STREAM in data:
+        return DOC
+    for stream, what in _OLE2_KINDS:
+        if stream.encode("utf-16-le") + b"\x00\x00" in data:
+            raise NotRulesError(
+                f"{where}: this is {what} (an old Microsoft Office file), not a Word document; "
+                "give the rules as text, PDF, DOCX or Word .doc."
+            )
+    raise NotRulesError(
+        f"{where}: an old Microsoft Office (OLE2) file with no Word document in it; give the "
+        "rules as text, PDF, DOCX or Word .doc."
+    )
+
+
+def ole2_required_size(data: bytes) -> int | None:
+    """The size an OLE2 file must at least have, from its header (the compound file format,
+    MS-CFB): the end of its directory's first sector and of each of its first FAT sectors.
+    None when the header itself is unreadable (shorter than its 512 bytes, or a sector size
+    that is neither 512 nor 4096)."""
+    import struct
+
+    if len(data) < 512:
+        return 512
+    shift = struct.unpack_from("<H", data, 0x1E)[0]
+    if shift not in (9, 12):
+        return None
+    sector = 1 << shift
+    fat_count = min(struct.unpack_from("<I", data, 0x2C)[0], 109)
+    directory = struct.unpack_from("<I", data, 0x30)[0]
+    fats = struct.unpack_from(f"<{fat_count}I", data, 0x4C) if fat_count else ()
+    # Sector numbers past 0xFFFFFFFA are markers (free, end of chain...), not places.
+    places = [n for n in (directory, *fats) if n < 0xFFFFFFFA]
+    return (max(places) + 2) * sector if places else None
 
 
 def _sniff_zip(data: bytes, where: str) -> str:

@@ -1,13 +1,15 @@
-"""Step 3 of intake (extract) for Word: DOCX (python-docx) and legacy Word 97-2003 .doc
+"""Step 3 of intake (extract) for Word: DOCX (its main part, through lxml) and legacy Word 97-2003 .doc
 (Debian's antiword).
 
-DOCX: python-docx opens the package and finds the main document part; paragraphs are read
-straight from its XML (0.25 s for the 2026 edition, 3,114 rules as in the .txt, where
-python-docx's own paragraph objects take 1.1 s) in document order,
-tables and text boxes included; headers, footers and footnotes live in other parts and are
-left out, as a reader of the rules would skip them. A DOCX is a zip: before anything is
-unpacked, the sizes written in the zip's central directory are checked, so a small file
-that would expand to gigabytes (a zip bomb) is refused without expanding it.
+DOCX: the package relationships name the main document part, which alone is unpacked and
+parsed (lxml); paragraphs are read straight from its XML in document order, tables and
+text boxes included; headers, footers and footnotes live in other parts and are left out,
+as a reader of the rules would skip them. A DOCX is a zip: before anything is unpacked, the
+sizes written in the zip's central directory are checked, so a small file that would expand
+to gigabytes (a zip bomb) is refused without expanding it; and since a directory may lie,
+the parts are unpacked by a reader that counts what it inflates and stops at the limits
+(zipped.py). python-docx, used before, unpacked every part of the package (images too)
+with no such count.
 
 Legacy .doc: antiword turns the binary Word format into text (one paragraph a line with
 ``-w 0``; UTF-8 with ``-m UTF-8.txt``). It is a separate program; where it is missing the
@@ -20,11 +22,10 @@ import os
 import shutil
 import subprocess
 import tempfile
-from io import BytesIO
 
 from ..errors import InputError
 from .formats import DOC, DOCX, Extracted, check_text_size
-from .zipped import check_zip_sizes
+from .zipped import check_zip_sizes, unpack_members
 
 ANTIWORD_TIMEOUT = 60  # seconds; antiword reads the 2009 edition in under 0.1 s
 
@@ -60,22 +61,48 @@ def extract_docx(data: bytes, where: str) -> Extracted:
     return Extracted(format=DOCX, text="\n".join(paragraphs) + "\n", encoding="docx (utf-8 xml)")
 
 
+# The package relationship that names the main part (ECMA-376 part 2), transitional and
+# strict: ".../relationships/officeDocument".
+_OFFICE_DOCUMENT = "/officeDocument"
+_RELS = "_rels/.rels"
+
+
 def _main_document(data: bytes, where: str):
-    from docx.opc.package import OpcPackage  # heavy: lxml and python-docx's part classes
+    """The main part's XML (word/document.xml in a DOCX; the same WordprocessingML in a
+    macro-enabled document or a template), found through the package relationships and
+    unpacked alone, by the counting reader (zipped.unpack_members)."""
+    from urllib.parse import unquote
 
+    from lxml import etree
+
+    parser = etree.XMLParser(resolve_entities=False, no_network=True)
     try:
-        package = OpcPackage.open(BytesIO(data))
-        part = package.main_document_part
-        element = getattr(part, "element", None)
-        if element is None:
-            # A macro-enabled document or a template: python-docx does not model it, but
-            # its main part is the same WordprocessingML.
-            from docx.oxml.parser import parse_xml
-
-            element = parse_xml(part.blob)
-    except InputError:
-        raise
-    except Exception as exc:  # noqa: BLE001 - any failure of a damaged package is bad input
+        rels = unpack_members(data, where, lambda name: name == _RELS).get(_RELS)
+        if rels is None:
+            raise InputError(
+                f"{where}: a damaged Word document (no package relationships, {_RELS}); "
+                "save it again as DOCX."
+            )
+        targets = [
+            r.get("Target", "")
+            for r in etree.fromstring(rels, parser)
+            if str(r.get("Type", "")).endswith(_OFFICE_DOCUMENT)
+            and r.get("TargetMode") != "External"
+        ]
+        if not targets:
+            raise InputError(
+                f"{where}: a damaged Word document (its {_RELS} names no main document part); "
+                "save it again as DOCX."
+            )
+        name = unquote(targets[0]).lstrip("/")
+        blob = unpack_members(data, where, lambda member: member == name).get(name)
+        if blob is None:
+            raise InputError(
+                f"{where}: a damaged Word document (its main document part {name} is "
+                "missing); save it again as DOCX."
+            )
+        element = etree.fromstring(blob, parser)
+    except etree.XMLSyntaxError as exc:
         detail = str(exc).splitlines()[0][:120] if str(exc) else type(exc).__name__
         raise InputError(
             f"{where}: a damaged Word document ({detail}); open it in Word or LibreOffice and "

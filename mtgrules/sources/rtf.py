@@ -61,12 +61,78 @@ def rtf_code_page(data: bytes) -> str:
     return "cp1252"
 
 
+# "\\\\" is a literal backslash: matched first, so that "\\\\bin5" or "\\\\u12" (a backslash
+# followed by text) is never read as a control word. Each alternative is a fixed token: the
+# scan is linear.
+_BINARY = re.compile(r"\\\\|\\bin(\d{1,20}) ?")
+_UNICODE = re.compile(r"\\\\|\\u(-?\d+)")
+# \uN is a signed 16-bit number (Word writes U+8220 as \u8220 and U+E000 as \u-8192); some
+# writers use 0-65535. Anything else is damage.
+_U_RANGE = range(-32768, 65536)
+
+
+def skip_binary(source: str) -> tuple[str, list[str]]:
+    """The RTF source without the data of its ``\\binN`` control words.
+
+    ``\\binN`` is followed by N bytes of raw binary (a picture, an embedded object), which
+    may hold any byte, braces and backslashes included: it must be skipped by its count,
+    never tokenised, or its bytes come out as text (striprtf skips it only inside
+    ``\\pict``). A count that runs past the end of the file means a truncated file: what
+    is left is dropped, and the note says so."""
+    if "\\bin" not in source:
+        return source, []
+    kept: list[str] = []
+    copied = scan = 0  # copied up to ``copied``; searching from ``scan``
+    blocks = skipped = 0
+    truncated = False
+    while (m := _BINARY.search(source, scan)) is not None:
+        if m[1] is None:  # a literal backslash
+            scan = m.end()
+            continue
+        kept.append(source[copied : m.start()])
+        size = int(m[1])
+        end = m.end() + size
+        blocks += 1
+        if end > len(source):
+            truncated = True
+            skipped += len(source) - m.end()
+            copied = scan = len(source)
+            break
+        skipped += size
+        copied = scan = end
+    kept.append(source[copied:])
+    notes = [
+        f"{blocks} binary data block{'s' if blocks != 1 else ''} (\\bin, {skipped} bytes) skipped"
+    ]
+    if truncated:
+        notes.append("the file ends inside binary data: it may be truncated")
+    return "".join(kept), notes
+
+
+def _bound_unicode(m: re.Match[str]) -> str:
+    # Length first: int() of a thousand digits is slow, and refused past 4,300.
+    if m[1] is None or (len(m[1]) <= 6 and int(m[1]) in _U_RANGE):
+        return m[0]
+    return "\\u65533"  # U+FFFD: flagged as damage (replacement-char) by the parser
+
+
+def join_surrogates(text: str) -> str:
+    """Word writes a character beyond U+FFFF (an emoji) as two \\uN, a UTF-16 surrogate
+    pair in signed 16-bit (\\u-10179?\\u-8704? is U+1F600); striprtf gives the two halves.
+    A pair becomes its character, a lone half U+FFFD."""
+    if not any("\ud800" <= ch <= "\udfff" for ch in text):
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+
 def extract_rtf(data: bytes, where: str) -> Extracted:
     from striprtf.striprtf import rtf_to_text
 
     encoding = rtf_code_page(data)
-    # RTF bytes are ASCII by the spec; latin-1 maps any stray 8-bit byte one to one.
-    source = data.decode("latin-1")
+    # RTF bytes are ASCII by the spec; latin-1 maps any stray 8-bit byte one to one (so a
+    # \binN count of bytes is a count of characters).
+    source, notes = skip_binary(data.decode("latin-1"))
+    source = _UNICODE.sub(_bound_unicode, source)
     source = _CHARSET_WORD.sub("", source, count=1)
     source = _GENERIC_CHARSET.sub(r"\\fcharset9999", source)
     source = _HYPERLINK.sub(r"HYPERLINK_\1", source)
@@ -76,7 +142,8 @@ def extract_rtf(data: bytes, where: str) -> Extracted:
         raise InputError(
             f"{where}: a damaged RTF file ({exc}); open it in a word processor and save it again."
         ) from None
+    text = join_surrogates(text)
     check_text_size(len(text), where)
     if not text.strip():
         raise InputError(f"{where}: the RTF file holds no text.")
-    return Extracted(format=RTF, text=text, encoding=encoding)
+    return Extracted(format=RTF, text=text, encoding=encoding, notes=notes)

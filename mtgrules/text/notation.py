@@ -32,8 +32,10 @@ def fold_old_mana(text: str) -> str:
 
 
 # An em dash, "--", or a hyphen with a space before it and a space or closing mark after
-# it (the 2006 text file's "Artifact - Equipment" and "Choose one -").
-_EM_DASH = re.compile(r"\s*(?:--|\u2014)\s*|\s+-(?:\s+|(?=[\"'\u201d\u2019.,;)]))")
+# it (the 2006 text file's "Artifact - Equipment" and "Choose one -"). A match starts only
+# where a run of spaces starts ((?<!\s)): from inside the run it would scan the rest of it
+# again, quadratic on a long one.
+_EM_DASH = re.compile(r"(?<!\s)\s*(?:--|\u2014)\s*|(?<!\s)\s+-(?:\s+|(?=[\"'\u201d\u2019.,;)]))")
 _TRADEMARK = re.compile(r"_?\((?:tm|TM)\)|(?<=[a-z])_?TM\b|\u2122")
 _REGISTERED = re.compile(r"\((?:r|R)\)|\u00ae")
 _COPYRIGHT = re.compile(r"\((?:c|C)\)|\u00a9")
