@@ -262,9 +262,12 @@ def ingest_and_align(
         extra += list(sources)
         report = ingest_paths(session, list(paths), on_file=on_file, language=language, extra=extra)
         report.sources = choose_sources(session, report, on_file)
-        report.alignments = update_alignments(session, on_pair=on_pair)
-        # Search's lineages follow the links just stored (store/search_index.py).
-        refresh_lineages(session.connection())
+        run = report.alignments = update_alignments(session, on_pair=on_pair)
+        # Search's lineages follow the links just stored (store/search_index.py). An ingest
+        # that stored and removed nothing leaves them as they are (a re-ingest of unchanged
+        # files: 0.8 of its 1.5 s of CPU went to rebuilding the same lineages).
+        if report.changed or report.sources or run.aligned or run.removed:
+            refresh_lineages(session.connection())
     return report
 
 
