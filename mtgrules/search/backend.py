@@ -23,7 +23,7 @@ from ..store.search_index import (
     WORD_TABLE,
     group_key,
 )
-from ..store.sql import dialect_of, fetch, in_list, scalar, store_url
+from ..store.sql import dialect_of, fetch, fetch_in, in_list, scalar, store_url
 from ..text.fold import is_han
 from .query import Expr
 
@@ -164,33 +164,19 @@ def load_members(db: Any, groups: Iterable[Group], edition_ids: set[int] | None)
         return
     for g in by_id.values():
         g.members, g.labels = [], {}
-    ids = sorted(by_id)
-    for i in range(0, len(ids), 900):
-        rows = fetch(
-            db,
-            f"SELECT group_id, edition_id, clause_id, label FROM {MEMBER_TABLE} "
-            f"WHERE group_id IN ({in_list(ids[i : i + 900])})",
-            plain=True,
-        )
-        for gid, eid, cid, label in rows:
-            if edition_ids is None or eid in edition_ids:
-                by_id[gid].members.append((eid, cid))
-                by_id[gid].labels[cid] = label
+    sql = f"SELECT group_id, edition_id, clause_id, label FROM {MEMBER_TABLE} "
+    for gid, eid, cid, label in fetch_in(db, sql + "WHERE group_id IN ({ids})", by_id, plain=True):
+        if edition_ids is None or eid in edition_ids:
+            by_id[gid].members.append((eid, cid))
+            by_id[gid].labels[cid] = label
 
 
 def sample_clauses(db: Any, group_ids: Iterable[int]) -> dict[int, int]:
     """One clause id per group (any: a group's clauses hold the same text), for groups
     holding at least one clause."""
-    ids = sorted(set(group_ids))
-    out: dict[int, int] = {}
-    for i in range(0, len(ids), 900):
-        rows = fetch(
-            db,
-            f"SELECT group_id, min(clause_id) FROM {MEMBER_TABLE} "
-            f"WHERE group_id IN ({in_list(ids[i : i + 900])}) GROUP BY group_id",
-        )
-        out.update((gid, cid) for gid, cid in rows)
-    return out
+    sql = f"SELECT group_id, min(clause_id) FROM {MEMBER_TABLE} "
+    rows = fetch_in(db, sql + "WHERE group_id IN ({ids}) GROUP BY group_id", group_ids)
+    return {gid: cid for gid, cid in rows}
 
 
 def glossary_groups(db: Any, keys: Sequence[str], kinds: Sequence[str] | None) -> list[Group]:
@@ -265,28 +251,18 @@ def clauses_labelled(
 
 
 def load_clauses(db: Any, ids: Iterable[int]) -> dict[int, Any]:
-    ids = sorted(set(ids))
-    out: dict[int, Any] = {}
-    for i in range(0, len(ids), 900):
-        rows = fetch(
-            db,
-            "SELECT id, edition_id, kind, label, label_inferred, parent, term, raw, norm, refs "
-            f"FROM clause WHERE id IN ({in_list(ids[i : i + 900])})",
-        )
-        out.update((r.id, r) for r in rows)
-    return out
+    sql = (
+        "SELECT id, edition_id, kind, label, label_inferred, parent, term, raw, norm, refs "
+        "FROM clause WHERE id IN ({ids})"
+    )
+    return {r.id: r for r in fetch_in(db, sql, ids)}
 
 
 def load_texts(db: Any, ids: Iterable[int]) -> dict[int, Any]:
     """Only what ranking reads of a clause: its glossary term and normalized text."""
-    ids = sorted(set(ids))
-    out: dict[int, Any] = {}
-    for i in range(0, len(ids), 900):
-        rows = fetch(
-            db, f"SELECT id, term, norm FROM clause WHERE id IN ({in_list(ids[i : i + 900])})"
-        )
-        out.update((r.id, r) for r in rows)
-    return out
+    return {
+        r.id: r for r in fetch_in(db, "SELECT id, term, norm FROM clause WHERE id IN ({ids})", ids)
+    }
 
 
 def vocabulary(db: Any) -> dict[str, int]:
@@ -352,47 +328,25 @@ def word_rows(db: Any, words: Sequence[str]) -> list[tuple[str, str, str, int]]:
 
 def group_lemmas(db: Any, group_ids: Iterable[int]) -> dict[int, list[str]]:
     """Each group's lemmas, one per token of its text (store/search_index.text_words)."""
-    ids = sorted(set(group_ids))
-    out: dict[int, list[str]] = {}
-    for i in range(0, len(ids), 900):
-        rows = fetch(
-            db,
-            f"SELECT id, lemmas FROM {GROUP_TABLE} WHERE id IN ({in_list(ids[i : i + 900])})",
-            plain=True,
-        )
-        out.update((gid, (lem or "").split(" ") if lem else []) for gid, lem in rows)
-    return out
+    sql = f"SELECT id, lemmas FROM {GROUP_TABLE} WHERE id IN " + "({ids})"
+    rows = fetch_in(db, sql, group_ids, plain=True)
+    return {gid: (lem or "").split(" ") if lem else [] for gid, lem in rows}
 
 
 def lineage_heads(db: Any, clause_ids: Iterable[int]) -> dict[int, int]:
     """The head (the clause of the newest edition it became, search_lineage) of each of
     these clauses that the stored alignments follow; clauses they do not are left out."""
-    ids = sorted(set(clause_ids))
-    out: dict[int, int] = {}
-    for i in range(0, len(ids), 900):
-        rows = fetch(
-            db,
-            f"SELECT clause_id, head FROM {LINEAGE_TABLE} "
-            f"WHERE clause_id IN ({in_list(ids[i : i + 900])})",
-            plain=True,
-        )
-        out.update((int(c), int(h)) for c, h in rows)
-    return out
+    sql = f"SELECT clause_id, head FROM {LINEAGE_TABLE} WHERE clause_id IN " + "({ids})"
+    return {int(c): int(h) for c, h in fetch_in(db, sql, clause_ids, plain=True)}
 
 
 def lineage_members(db: Any, heads: Iterable[int]) -> dict[int, list[tuple[int, int, str | None]]]:
     """Every (edition id, clause id, label) of each lineage, by head (the head included)."""
-    ids = sorted(set(heads))
-    out: dict[int, list[tuple[int, int, str | None]]] = {h: [] for h in ids}
-    for i in range(0, len(ids), 900):
-        rows = fetch(
-            db,
-            f"SELECT head, edition_id, clause_id, label FROM {LINEAGE_TABLE} "
-            f"WHERE head IN ({in_list(ids[i : i + 900])})",
-            plain=True,
-        )
-        for h, e, c, label in rows:
-            out[h].append((e, c, label))
+    ids = set(heads)
+    out: dict[int, list[tuple[int, int, str | None]]] = {h: [] for h in sorted(ids)}
+    sql = f"SELECT head, edition_id, clause_id, label FROM {LINEAGE_TABLE} WHERE head IN "
+    for h, e, c, label in fetch_in(db, sql + "({ids})", ids, plain=True):
+        out[h].append((e, c, label))
     return out
 
 
@@ -401,16 +355,12 @@ def groups_in_editions(db: Any, group_ids: Iterable[int], edition_ids: Iterable[
     ids, eds = sorted(set(group_ids)), sorted(set(edition_ids))
     if not ids or not eds:
         return set()
-    out: set[int] = set()
-    for i in range(0, len(ids), 900):
-        rows = fetch(
-            db,
-            f"SELECT DISTINCT group_id FROM {MEMBER_TABLE} WHERE group_id IN "
-            f"({in_list(ids[i : i + 900])}) AND edition_id IN ({in_list(eds)})",
-            plain=True,
-        )
-        out.update(int(g) for (g,) in rows)
-    return out
+    sql = (
+        f"SELECT DISTINCT group_id FROM {MEMBER_TABLE} WHERE group_id IN "
+        + "({ids})"
+        + f" AND edition_id IN ({in_list(eds)})"
+    )
+    return {int(g) for (g,) in fetch_in(db, sql, ids, plain=True)}
 
 
 def clause_editions(db: Any, clause_ids: Iterable[int]) -> dict[int, int]:

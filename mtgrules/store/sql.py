@@ -20,7 +20,7 @@ import os
 import re
 import sqlite3
 from collections import namedtuple
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
@@ -108,6 +108,17 @@ def in_list(ids: Sequence[int] | set[int]) -> str:
     """Integers from the store itself (never user text), inlined: SQLite then uses the
     IN-list directly, and no driver's parameter limit applies."""
     return ", ".join(str(int(i)) for i in ids) or "NULL"
+
+
+def fetch_in(
+    db: Any, sql: str, ids: Iterable[int], *, plain: bool = False, chunk: int = 900
+) -> Iterator:
+    """The rows of ``sql`` for every id of ``ids``, asked ``chunk`` ids at a time: ``sql``
+    holds ``{ids}`` where the IN-list goes (ids sorted and each asked once; a long IN-list
+    is cut so that no statement grows without bound)."""
+    wanted = sorted(set(ids))
+    for i in range(0, len(wanted), chunk):
+        yield from fetch(db, sql.replace("{ids}", in_list(wanted[i : i + chunk])), plain=plain)
 
 
 def iso_date(value: Any) -> str | None:
