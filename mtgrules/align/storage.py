@@ -30,6 +30,7 @@ from sqlalchemy.orm import Session, aliased
 from ..store.models import Alignment, Clause, Link
 from ..store.queries import EditionInfo, clauses_by_id, edition_clauses, list_editions
 from ..store.sql import fetch_in, json_list
+from .composition import chain_between, composed_alignment
 from .edition import compute_edition_alignment, edition_info
 from .lineage import link_ancestors
 from .links import links_touching  # noqa: F401  (re-exported: the read side for search)
@@ -132,6 +133,10 @@ def align_editions(
         stored = load_edition_alignment(session, info_a, info_b)
         if stored is not None:
             return stored
+        if not store:
+            chain = chain_between(_stored_steps(session), info_a, info_b)
+            if len(chain) > 1:
+                return composed_alignment(session, info_a, info_b, chain)
     started = time.perf_counter()
     result = compute_edition_alignment(session, info_a, info_b)
     if store:
@@ -139,6 +144,16 @@ def align_editions(
     else:
         _note(f"{info_a.slug} -> {info_b.slug}", started)
     return result
+
+
+def _stored_steps(session: Session) -> dict[int, tuple[int, int]]:
+    """Each edition the ingest stored aligned with the next one on its line: older edition
+    -> (alignment id, newer edition)."""
+    return {
+        r.a: (r.id, r.b)
+        for r in edition_alignment_rows(session)
+        if r.current and r.origin == _PLANNED and r.stats.get("why") == _FORWARD
+    }
 
 
 def align_rule(
