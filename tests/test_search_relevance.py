@@ -30,6 +30,7 @@ UNSEEN_SETS = [
     HELD_OUT_SET,
     Path(__file__).resolve().parent / "search_relevance_unseen.toml",
     Path(__file__).resolve().parent / "search_relevance_final.toml",
+    Path(__file__).resolve().parent / "search_relevance_holdout3.toml",
 ]
 MIN_QUERIES = 40
 MIN_PER_LANGUAGE = 6
