@@ -57,6 +57,13 @@ CORPUS_PAIRS = {
     ("en-2006-10-01", "en-2006-10-01-glossary", "english-copy"),
     ("en-2026-01-16", "en-forum-fr-107.3", "english-copy"),
     ("en-2026-01-16", "en-page-en-zh-107.3", "english-copy"),
+    # What `update` reads for a translation made before the newest English: the English it
+    # was made from with the newest (en-2025-11-14 with it is the line's own pair already; the
+    # Spanish page's best fit is zh-Hans-2022-06-10's English).
+    ("en-2022-06-10", "en-2026-01-16", "update"),
+    ("en-2023-11-17", "en-2026-01-16", "update"),
+    ("en-forum-fr-107.3", "en-2026-01-16", "update"),
+    ("en-page-en-zh-107.3", "en-2026-01-16", "update"),
 }
 
 # One store, ingested step by step: (files added, pairs aligned by that ingest, pairs removed).
@@ -165,6 +172,45 @@ def test_ingest_json_reports_the_alignments_and_keeps_its_keys(tmp_path):
     ]
     assert first["alignments"]["aligned"][0]["links"] > 4000
     assert again["revision"] is None and again["alignments"]["aligned"] == []
+
+
+@pytest.mark.parametrize(
+    "translation", ["zh-Hans-2022-06-10", "zh-Hans-2023-11-17", "fr-forum-fr-107.3"]
+)
+def test_update_reads_both_of_its_alignments_from_the_store(store_copy, translation):
+    """update composes the translation's pair with its English and that English's pair with
+    the newest English: both stored at ingest, so nothing is aligned in memory (the note
+    that says so stays away), and the report is the one a read-only store gives."""
+    proc = run_cli("update", translation, "--format", "json", db=store_copy)
+    assert proc.returncode == 0, proc.stderr
+    assert "aligned in memory" not in proc.stderr
+    assert json.loads(proc.stdout)["reference"]["slug"] == "en-2026-01-16"
+
+
+@pytest.mark.slow
+def test_a_newer_english_replaces_the_update_pair(tmp_path):
+    """The pair kept for update follows the newest English: zh-Hans-2022-06-10's English
+    with 2023-11-17, then, once 2025-11-14 arrives, with that one (the older pair removed)."""
+    engine = open_store(str(tmp_path / "update.sqlite"))
+    files = ["cr-en-2022-06-10.txt", "cr-zh-2022-06-10.txt", "cr-en-2022-11-18.txt"]
+    try:
+        with session_scope(engine) as s:
+            ingest_and_align(s, [EXTRA / f for f in [*files, "cr-en-2023-11-17.txt"]])
+        with session_scope(engine) as s:
+            first = {p for p in _pairs(s) if p[2] == "update"}
+        with session_scope(engine) as s:
+            run = ingest_and_align(s, [EXTRA / "cr-en-2025-11-14.txt"]).alignments
+        with session_scope(engine) as s:
+            second = {p for p in _pairs(s) if p[2] == "update"}
+    finally:
+        engine.dispose()
+    assert first == {("en-2022-06-10", "en-2023-11-17", "update")}
+    assert second == {("en-2022-06-10", "en-2025-11-14", "update")}
+    assert {(p.a, p.b, p.why) for p in run.aligned} == {
+        ("en-2023-11-17", "en-2025-11-14", "previous-edition"),
+        ("en-2022-06-10", "en-2025-11-14", "update"),
+    }
+    assert run.removed == 1
 
 
 def test_show_prints_the_spanish_labels_as_inferred(corpus_db):

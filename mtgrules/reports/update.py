@@ -30,7 +30,14 @@ from ..align.renumbering import Renumbering, is_renumbered, renumbering
 from ..align.scope import Scope, covered_scope
 from ..errors import QueryError
 from ..record import INTERNAL, OPTIONAL, Record
-from ..store.queries import ClauseView, EditionInfo, edition_clauses, find_edition, list_editions
+from ..store.queries import (
+    ClauseView,
+    EditionInfo,
+    edition_clauses,
+    find_edition,
+    list_editions,
+    reading_editions,
+)
 from ..text.labels import label_sort_key
 from ..text.language import is_english
 from . import checks as qa
@@ -289,6 +296,21 @@ def _learned_terms(
 
 
 def update_report(
+    session: Session,
+    translation: str,
+    *,
+    to: str | None = None,
+    source: str | None = None,
+    as_of: int | None = None,
+) -> UpdateReport:
+    """What translation ``translation`` must change to follow English ``to`` (see
+    _update_report). Each edition is read once: the English it was made from is read for
+    itself and again by both stored alignments it is composed through."""
+    with reading_editions():
+        return _update_report(session, translation, to=to, source=source, as_of=as_of)
+
+
+def _update_report(
     session: Session,
     translation: str,
     *,

@@ -10,7 +10,9 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -348,20 +350,46 @@ def glossary_terms(session: Session, edition_ids: list[int]) -> dict[int, set[st
     return out
 
 
+# The editions read inside reading_editions(), by id: a report that reads one edition
+# several times (update reads its English for itself and through two stored alignments,
+# storage.load_edition_alignment) reads it from the store once.
+_EDITIONS_READ: ContextVar[dict[int, list[ClauseView]] | None] = ContextVar(
+    "editions_read", default=None
+)
+
+
+@contextmanager
+def reading_editions() -> Iterator[None]:
+    """Within it, edition_clauses reads each edition once (one read transaction: the
+    clauses of an edition id never change inside it)."""
+    token = _EDITIONS_READ.set({})
+    try:
+        yield
+    finally:
+        _EDITIONS_READ.reset(token)
+
+
 def edition_clauses(session: Session, edition_id: int) -> list[ClauseView]:
     """Every clause of an edition, in order. Plain rows rather than ORM objects: an edition is
     4,000 clauses, and the aligner, the reports and the site read many editions per command."""
+    read = _EDITIONS_READ.get()
+    if read is not None and int(edition_id) in read:
+        return list(read[int(edition_id)])  # a list of its own; the same clauses
     rows = fetch(
         session,
         f"SELECT {_CLAUSE_COLUMNS} FROM clause WHERE edition_id = :e ORDER BY position",
         {"e": int(edition_id)},
     )
-    return [
+    out = [
         ClauseView(
             cid, pos, label, bool(inferred), kind, raw, norm, parent, term, list(flags or [])
         )
         for cid, pos, label, inferred, kind, raw, norm, parent, term, flags in rows
     ]
+    if read is not None:
+        read[int(edition_id)] = out
+        return list(out)
+    return out
 
 
 def clauses_by_id(session: Session, ids: Iterable[int]) -> dict[int, tuple[int, ClauseView]]:
