@@ -152,6 +152,9 @@ def test_bad_db_url_is_one_line(tmp_path: Path):
     assert folder.returncode == 4 and "is a folder" in folder.stderr
 
 
+# The README's first command, a whole ingest of the corpus; CI's wheel step runs it again
+# from the installed wheel, and the slow step runs this test.
+@pytest.mark.slow
 def test_first_command_on_an_empty_store_ingests_the_bundled_corpus(empty_db: Path):
     result = run_cli("show", "107.3", "--lang", "es", db=empty_db)
     assert result.returncode == 0, result.stderr

@@ -336,6 +336,9 @@ def test_a_named_file_that_is_not_rules_is_an_error(tmp_path: Path):
         assert len(result.stderr.strip().splitlines()) == 1 and path.name in result.stderr
 
 
+# A whole ingest of the bundled corpus of its own (about a minute under a parallel run);
+# CI's slow step runs it.
+@pytest.mark.slow
 def test_the_bundled_corpus_skips_its_own_non_rules_files(tmp_path: Path):
     result = run_cli("ingest", "--json", db=tmp_path / "s.sqlite")
     assert result.returncode == 0, result.stderr

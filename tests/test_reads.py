@@ -90,6 +90,8 @@ def test_a_missing_alignment_is_computed_in_memory(stale_store: Path, args) -> N
         assert "mtgrules align" in done.stderr and "--store" in done.stderr
 
 
+# A whole site build (about 40 s under a parallel run); CI's slow step runs it.
+@pytest.mark.slow
 def test_the_site_is_built_from_a_read_only_store(store_copy: Path, tmp_path: Path) -> None:
     before = _digest(store_copy)
     done = run_cli("site", "-o", str(tmp_path / "site"), db=_read_only(store_copy))
@@ -108,6 +110,8 @@ def _alignments(path: Path) -> int:
         db.close()
 
 
+# Re-aligns a stale store's every pair, twice (about a minute); CI's slow step runs it.
+@pytest.mark.slow
 def test_align_writes_only_when_asked_to_store(stale_store: Path) -> None:
     pair = ("--editions", "en-2018-10-05", "en-2019-10-04")
     assert run_cli("align", *pair, db=stale_store).returncode == 0

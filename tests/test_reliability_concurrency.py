@@ -85,6 +85,9 @@ def _one_round(db: StoreRef, set_a: list[Path], set_b: list[Path]) -> int:
     return reads
 
 
+# A concurrency round of two whole ingests with reads between: half a minute, and timing
+# bound under a parallel test run; CI's slow step runs it.
+@pytest.mark.slow
 def test_two_ingests_and_reads_at_once(new_store: StoreRef) -> None:
     # The reader needs rule 107.3 already there (else `show` would ingest the corpus itself).
     assert run_cli("ingest", str(SEEDS), db=new_store).returncode == 0

@@ -153,6 +153,8 @@ def _mtime(path: Path) -> int:
         return 0
 
 
+# A crash loop (SIGKILL mid-build, three times): about a minute; CI's slow step runs it.
+@pytest.mark.slow
 def test_killed_builds_are_resumed(store_copy: Path, tmp_path: Path) -> None:
     db, site = store_copy, tmp_path / "site"
     # 1. The first build of a folder, killed while it writes the rule pages.
