@@ -13,8 +13,9 @@ import sys
 import pytest
 
 from mtgrules.search import search
+from mtgrules.search.backend import han_terms
 from mtgrules.search.fuzzy import corrections
-from mtgrules.search.query import Term, han_pieces, index_tokens, parse_query, stem
+from mtgrules.search.query import Term, han_pieces, han_words, index_tokens, parse_query, stem
 from mtgrules.search.rank import (
     Features,
     bigrams,
@@ -112,6 +113,27 @@ PIECES = [
     ("起手牌有几张", ["起手", "手牌"]),
     ("堆叠上的咒语", ["堆叠", "叠上", "咒语"]),
     ("有几", ["有几"]),  # only question characters: keep them rather than nothing
+]
+
+# han_words on the bundled corpus: (question, the words searched). Checked by hand in
+# corpus/corpus-extra/cr-zh-2026-01-16.txt: 警戒, 生物, 攻击, 横置, 特殊动作, 优先权, 战斗伤害,
+# 造成 are glossary terms there; 时候, 执行, 之后, 得到, 所有, 同时 are not, but occur in its rules.
+HAN_WORDS = [
+    ("有警戒的生物攻击的时候要不要横置", ["警戒", "生物", "攻击", "时候", "横置"]),
+    ("执行特殊动作之后谁得到优先权", ["执行", "特殊动作", "之后", "得到", "优先权"]),
+    # the longest glossary term (战斗伤害), not 战斗 + 伤害; 是不是 only asks; 所有 is cut
+    # at 有 (a linking character) and 所 alone goes
+    ("所有的战斗伤害是不是同时造成的", ["战斗伤害", "同时", "造成"]),
+    ("时会怎样", []),  # only asking: nothing (the search falls back to han_pieces)
+]
+
+# Chinese questions that match nothing whole, answered through their words (from
+# tests/search_relevance_cjk_questions.toml, which quotes the rules' lines): (query, rule,
+# within the first n rules)
+CJK_QUESTIONS = [
+    ("所有的战斗伤害是不是同时造成的", "510.2", 1),
+    ("手牌上限通常是多少张", "402.2", 1),
+    ("執行特殊動作之後誰得到優先權", "116.3", 3),  # Traditional, folded
 ]
 
 # The order's criteria, each above all those after it: (better, worse, why)
@@ -309,6 +331,27 @@ def test_plural_endings_are_cut(word, prefix):
 @pytest.mark.parametrize(("run", "pieces"), PIECES)
 def test_chinese_pieces(run, pieces):
     assert han_pieces(run) == pieces
+
+
+@pytest.mark.parametrize(("run", "words"), HAN_WORDS)
+def test_a_chinese_question_is_cut_into_the_stores_words(engine, run, words):
+    with session_scope(engine, write=False) as s:
+        known = han_terms(s)
+        with_df = {}
+
+        def occurs(piece: str) -> bool:
+            if piece not in with_df:
+                with_df[piece] = _search(engine, piece, limit=1).hits != []
+            return with_df[piece]
+
+        assert han_words(run, known, occurs) == words
+
+
+@pytest.mark.parametrize(("query", "rule", "within"), CJK_QUESTIONS)
+def test_a_chinese_question_finds_its_rule(engine, query, rule, within):
+    rules = [h for h in _search(engine, query, limit=10).hits if h.kind != "glossary"]
+    assert rule in [h.label for h in rules[:within]]
+    assert rules[0].language == "zh-Hans"
 
 
 def test_question_words_are_not_searched_but_kept_in_the_phrase():

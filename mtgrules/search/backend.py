@@ -24,7 +24,7 @@ from ..store.search_index import (
     group_key,
 )
 from ..store.sql import dialect_of, fetch, fetch_in, in_list, scalar, store_url
-from ..text.fold import is_han
+from ..text.fold import fold_words, has_han, is_han
 from .query import Expr
 
 # ts_rank weights {D, C, B, A}: the glossary term (A) 5x the body (D), as bm25 on SQLite;
@@ -285,6 +285,29 @@ def vocabulary(db: Any) -> dict[str, int]:
 
 
 _VOCAB_CACHE: dict[tuple[str, int], dict[str, int]] = {}
+
+
+def han_terms(db: Any) -> frozenset[str]:
+    """The store's own Chinese words: the Han runs of two characters or more in its glossary
+    terms, folded (衍生物, 拥有者, 横置, 阻挡; the Japanese glossary's 手札, 上限 too). What a
+    Chinese question is cut into words with (query.han_words). Cached per store and index."""
+    marker = total_documents(db)
+    key = (store_url(db), int(marker))
+    cached = _HAN_TERMS_CACHE.get(key)
+    if cached is not None:
+        return cached
+    sql = f"SELECT DISTINCT term FROM {GROUP_TABLE} WHERE kind = 'glossary' AND term IS NOT NULL"
+    words: set[str] = set()
+    for (term,) in fetch(db, sql):
+        if has_han(term):
+            words.update(w for w in fold_words(term) if is_han(w) and len(w) >= 2)
+    found = frozenset(words)
+    _HAN_TERMS_CACHE.clear()
+    _HAN_TERMS_CACHE[key] = found
+    return found
+
+
+_HAN_TERMS_CACHE: dict[tuple[str, int], frozenset[str]] = {}
 
 
 def rule_groups(

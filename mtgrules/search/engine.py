@@ -38,6 +38,7 @@ from .backend import (
     group_rows,
     groups_by_clause,
     groups_in_editions,
+    han_terms,
     lineage_heads,
     load_clauses,
     load_members,
@@ -61,6 +62,7 @@ from .query import (
     Term,
     check_query,
     han_pieces,
+    han_words,
     index_tokens,
     kinds_of,
     parse_query,
@@ -393,15 +395,22 @@ def _df(db: Any, term: Term, cache: dict[Term, int]) -> int:
 def _resolve_terms(
     db: Any, parsed: ParsedQuery, dfs: dict[Term, int]
 ) -> tuple[list[Term], dict[str, list[str]]]:
-    """The terms to search: a Chinese run that matches nothing whole becomes its
-    two-character pieces (起手牌有几张: 起手, 手牌); a word the index does not hold becomes
+    """The terms to search: a Chinese run that matches nothing whole becomes the store's
+    words it holds (query.han_words: 衍生物的拥有者是谁: 衍生物, 拥有者); a word the index does not hold becomes
     its nearest indexed words (fuzzy.py)."""
     terms: list[Term] = []
+    unmatched: list[str] = []
     for t in parsed.terms:
         if t.han and len(t.alts[0]) >= 3 and _df(db, t, dfs) == 0:
-            terms += [Term((p,)) for p in han_pieces(t.alts[0]) if Term((p,)) not in terms]
+            unmatched.append(t.alts[0])
+            words = han_words(
+                t.alts[0], han_terms(db), lambda piece: _df(db, Term((piece,)), dfs) > 0
+            )
+            terms += [Term((p,)) for p in words if Term((p,)) not in terms]
         else:
             terms.append(t)
+    if not terms:  # only asking words: search their pieces rather than nothing
+        terms = [Term((p,)) for run in unmatched for p in dict.fromkeys(han_pieces(run))]
     unknown = [t.alts[0] for t in terms if not t.han and document_count(db, Expr((t,))) == 0]
     fixes = corrections(db, unknown) if unknown else {}
     if fixes:

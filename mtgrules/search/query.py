@@ -8,6 +8,7 @@ operators a user could believe work (``"``, ``*``, ``^``, ``NEAR(``) get a Query
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
 from ..errors import QueryError
@@ -249,3 +250,62 @@ def han_pieces(run: str) -> list[str]:
     pieces = [run[i : i + 2] for i in range(len(run) - 1)]
     keep = [p for p in pieces if not (set(p) & HAN_FUNCTION_CHARS)]
     return keep or pieces
+
+
+# The longest glossary word han_words looks for (主动牌手先决定的顺序 is ten).
+MAX_HAN_WORD = 12
+
+
+def han_words(run: str, words: Collection[str], occurs: Callable[[str], bool]) -> list[str]:
+    """A Han run that matches nothing whole (a question: 衍生物的拥有者是谁), cut into the
+    store's own words: the most characters covered by ``words`` (the glossary's Chinese
+    terms, backend.han_terms), the fewest pieces on a tie. What lies between them is split
+    at the characters that only ask or link (HAN_FUNCTION_CHARS) and kept where the index
+    holds it (``occurs``), else as its two-character pieces the index holds; single
+    characters go. 衍生物的拥有者是谁 -> 衍生物, 拥有者 rather than 衍生, 生物, 物的, 拥有...
+    (two-character pieces across word boundaries). Nothing if the run only asks (时会怎样)."""
+    n = len(run)
+    # best[i]: (characters covered by words, -pieces) for run[:i]; back[i]: the last piece.
+    best: list[tuple[int, int]] = [(0, 0)] + [(-1, 0)] * n
+    back = [0] * (n + 1)
+    for i in range(1, n + 1):
+        for j in range(max(0, i - MAX_HAN_WORD), i):
+            piece = run[j:i]
+            if i - j > 1 and piece not in words:
+                continue
+            covered, count = best[j]
+            cand = (covered + (i - j if i - j > 1 else 0), count - 1)
+            if cand > best[i]:
+                best[i], back[i] = cand, j
+    pieces: list[tuple[str, bool]] = []  # (text, a known word)
+    i = n
+    while i > 0:
+        j = back[i]
+        pieces.append((run[j:i], i - j > 1))
+        i = j
+    pieces.reverse()
+    out: list[str] = []
+    gap = ""
+    for text, known in [*pieces, ("", True)]:
+        if not known:
+            gap += text
+            continue
+        out += _gap_words(gap, occurs)
+        gap = ""
+        if text and not set(text) <= HAN_FUNCTION_CHARS:
+            out.append(text)
+    return list(dict.fromkeys(out))
+
+
+def _gap_words(gap: str, occurs: Callable[[str], bool]) -> list[str]:
+    """The characters between known words, split at those that only ask or link: each
+    stretch of two or more the index holds, else its two-character pieces it holds."""
+    out: list[str] = []
+    for stretch in re.split(f"[{''.join(sorted(HAN_FUNCTION_CHARS))}]+", gap):
+        if len(stretch) < 2:
+            continue
+        if occurs(stretch):
+            out.append(stretch)
+        else:
+            out += [p for p in (stretch[i : i + 2] for i in range(len(stretch) - 1)) if occurs(p)]
+    return out
