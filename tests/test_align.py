@@ -135,12 +135,26 @@ def test_rule_alignment_is_stored_and_read_back(store_copy):
 
     engine = open_store(str(store_copy))
     with session_scope(engine) as s:
-        first = align_rule(s, "107.3")
-    with session_scope(engine) as s:
-        again = align_rule(s, "107.3")  # read from the Alignment/Link rows
+        stored = align_rule(s, "107.3", store=True)  # aligned in memory, then stored
         fresh = align_rule(s, "107.3", refresh=True, store=False)
+    with session_scope(engine) as s:
+        first = align_rule(s, "107.3")  # read from the stored edition pairs
+        again = align_rule(s, "107.3")
     engine.dispose()
-    assert first.as_json() == again.as_json() == fresh.as_json()
+    assert stored.as_json() == fresh.as_json()
+    assert first.as_json() == again.as_json()
+    # Both readings hold every clause of the rule, each in one group.
+    for ra in (first, fresh):
+        units = [(m.edition, m.clause_id, m.sentence) for g in ra.groups for m in g.members]
+        assert len(units) == len(set(units))
+    rule_units = {
+        (m.edition, m.clause_id)
+        for g in fresh.groups
+        for m in g.members
+        if m.label and m.label.startswith("107.3") and not m.label_inferred
+    }
+    assert len(rule_units) > 100
+    assert rule_units <= {(m.edition, m.clause_id) for g in first.groups for m in g.members}
 
 
 def test_a_fragment_aligns_inside_the_rules_it_covers(copy_session):

@@ -74,6 +74,7 @@ ALIGN_LAYERS: dict[str, int] = {
     # storage: stored links (links.py is the plain-SQL read side search uses), alignments
     # read back or computed (storage.py), labels inferred from them
     "links": 40,
+    "composition": 40,
     "storage": 41,
     "inferred": 42,
     # planning and the commands' entry points

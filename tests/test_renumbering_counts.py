@@ -82,8 +82,16 @@ def test_diff_and_align_name_the_same_moves(outputs) -> None:
     diff = json.loads(outputs[tuple(COMMANDS[0][0])])
     align = json.loads(outputs[tuple(COMMANDS[2][0])])
     moved = {(c["from"], c["to"]) for c in diff["renumbered"]}
+    # Renumbered as every reader counts it (align.renumbering): both sides labelled, the
+    # labels differ, whatever the pair's shape (a split counts each of its parts).
     paired = {
-        (p["a"]["label"], p["b"]["label"]) for p in align["pairs"] if p["kind"] == "renumbered"
+        (p["a"]["label"], p["b"]["label"])
+        for p in align["pairs"]
+        if p["a"]
+        and p["b"]
+        and p["a"]["label"]
+        and p["b"]["label"]
+        and p["a"]["label"] != p["b"]["label"]
     }
     assert moved and moved <= paired
 
@@ -92,19 +100,16 @@ def test_diff_and_align_name_the_same_moves(outputs) -> None:
 
 JULY_2009 = ("en-2009-05-01", "en-2009-07-11")
 # Clauses of that step, read in both files, that trace must show renumbered as diff does.
-# trace still aligns one rule number across the editions (align_rule), not the stored links of
-# each step; where that disagrees with diff the row is marked (strict: it fails once fixed).
-_PER_RULE = "trace aligns one rule across editions, not the stored links diff reads"
+# trace follows the line of the 2009-07-11 clause to its label today (702.15b of 2009 is
+# Reach's; today's 702.15b is Lifelink's): the trace is asked for by that label.
 TRACED = [
     ("502.8b", "702.25b"),
     ("502.17b", "702.28b"),
     ("505.6", "708.6a"),
     ("606.7a", "806.7a"),
     ("502.70a", "702.15a"),
-    # Flying's 502.4b is merged into Reach's b ("502.4b + 502.70b")
-    pytest.param("502.70b", "702.15b", marks=pytest.mark.xfail(reason=_PER_RULE, strict=True)),
-    # the title clause "Reach" is shown as new in 2009
-    pytest.param("502.70", "702.15", marks=pytest.mark.xfail(reason=_PER_RULE, strict=True)),
+    ("502.70b", "702.15b"),
+    ("502.70", "702.15"),
 ]
 
 
@@ -115,15 +120,65 @@ def diff_2009(corpus_db) -> dict:
     return json.loads(proc.stdout)
 
 
+def _label_today(db, label: str, slug: str) -> str:
+    """The label today of the line holding ``label`` in edition ``slug``."""
+    from mtgrules.align import align_rule
+    from mtgrules.store import open_store, session_scope
+    from mtgrules.text.labels import rule_of
+
+    engine = open_store(str(db))
+    try:
+        with session_scope(engine, write=False) as s:
+            ra = align_rule(s, rule_of(label))
+            edition = next(e.id for e in ra.editions if e.slug == slug)
+            return next(
+                g.key
+                for g in ra.groups
+                if any(m.edition == edition and m.label == label for m in g.members)
+            )
+    finally:
+        engine.dispose()
+
+
 @pytest.mark.parametrize(("old", "new"), TRACED)
 def test_trace_follows_the_move_diff_names(corpus_db, diff_2009, old, new) -> None:
     assert {"from": old, "to": new} in [
         {"from": c["from"], "to": c["to"]} for c in diff_2009["renumbered"]
     ]
-    proc = run_cli("trace", new, "--format", "json", db=corpus_db)
+    today = _label_today(corpus_db, new, JULY_2009[1])
+    proc = run_cli("trace", today, "--format", "json", db=corpus_db)
     assert proc.returncode == 0, proc.stderr
     spans = json.loads(proc.stdout)["english"]
     step = [s for s in spans if s["from"] == "2009-07-11" and s["track"] == "rule"]
     assert step and step[0]["label"] == new and step[0]["previous_label"] == old
-    step = step[0]
-    assert step["event"].startswith("renumbered")
+    assert step[0]["event"].startswith("renumbered")
+    # ...and back to where the clause was first written under its old number.
+    before = [s for s in spans if s["track"] == "rule" and s["to"] == JULY_2009[0][3:]]
+    assert before and before[0]["label"] == old
+
+
+# --- editions further apart: diff composes the stored steps between them -------------------
+
+# (older edition, newer edition, rule, label then, label now): each read by hand in the two
+# files, the same text under both labels.
+FAR_APART = [
+    # "If a card in any zone other than the stack has an {X} in its mana cost..."
+    ("en-2009-07-11", "en-2026-01-16", "107.3", "107.3f", "107.3g"),
+    # Reach's b ("...except by creatures with flying and/or reach"), through July 2009
+    ("en-2009-05-01", "en-2012-07-01", "702.16", "502.70b", "702.16b"),
+    # "Each team's creatures attack the other team as a group." (Two-Headed Giant), reworded
+    # in 2008 and moved twice
+    ("en-2006-02-01", "en-2012-07-01", "810.7", "606.7a", "810.7a"),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "rule", "then", "now"), FAR_APART)
+def test_diff_of_editions_far_apart_names_the_move(corpus_db, old, new, rule, then, now) -> None:
+    proc = run_cli("diff", old, new, "--rule", rule, "--format", "json", db=corpus_db)
+    assert proc.returncode == 0, proc.stderr
+    # Every step between them is stored: nothing is aligned in memory.
+    assert "aligned in memory" not in proc.stderr
+    report = json.loads(proc.stdout)
+    assert {"from": then, "to": now} in report["renumbered"]
+    assert report["summary"]["renumbered"] == report["renumbering"]["renumbered"]
+    assert then not in report["removed"] and now not in report["added"]

@@ -95,26 +95,32 @@ def _count_tokens(text: str) -> Counter[str]:
     return out
 
 
-@lru_cache(maxsize=1)
-def _sentencizer():
-    import spacy  # blank pipeline: rules only, nothing downloaded
+# Sentences end at a full stop, question or exclamation mark (with any closing quote or
+# bracket after it) followed by a space: the rules text has no abbreviations with a stop
+# inside a sentence ("e.g." and "i.e." are not used; "X." ends a sentence: "the value of X.
+# All Xs..."); an ellipsis (". . . .") is not a sentence end. Measured against spaCy's rule-based sentencizer, which this replaced so that
+# no read loads spaCy: benchmarks/eval_sentences.py.
+_END = re.compile(r"(?<=[.!?])([\"\u201d\u2019)\]]*)\s+(?!\.)")
 
-    nlp = spacy.blank("en")
-    nlp.add_pipe("sentencizer")
-    return nlp
 
-
-# spaCy's rule-based sentencizer keeps "the value of X. All Xs..." together (it reads "X."
-# as an abbreviation); a full stop before a capital starts a new sentence in rules text.
-_BREAK = re.compile(r"(?<=[.!?)\"])\s+(?=[A-Z(])")
+def split_sentences(text: str) -> tuple[str, ...]:
+    """A glossary paragraph's sentences, in order, stripped."""
+    out = []
+    start = 0
+    for m in _END.finditer(text):
+        piece = text[start : m.start() + len(m.group(1))].strip()
+        if piece:
+            out.append(piece)
+        start = m.end()
+    tail = text[start:].strip()
+    if tail:
+        out.append(tail)
+    return tuple(out)
 
 
 @lru_cache(maxsize=4096)
 def _sentences(text: str) -> tuple[str, ...]:
-    out = []
-    for sent in _sentencizer()(text).sents:
-        out.extend(p.strip() for p in _BREAK.split(sent.text) if p.strip())
-    return tuple(out)
+    return split_sentences(text)
 
 
 def sentences(text: str) -> list[str]:
@@ -284,8 +290,23 @@ class Judge:
         return self._verdicts[text]
 
 
-def link_ancestors(session: Session, rule, editions, official_en, links, as_of) -> list:
-    """Members (and links) for the rule's ancestors in editions older than the rule."""
+def link_ancestors(
+    session: Session,
+    rule,
+    editions,
+    official_en,
+    links,
+    as_of,
+    known: set | None = None,
+    continued: set[int] | None = None,
+) -> list:
+    """Members (and links) for the rule's ancestors in editions older than the rule.
+    ``known``: units (nodes) already in the rule's alignment, through stored links (the
+    renumbered 502.70b of 2009-05-01 for 702.15b): neither they nor the sentences of a
+    known glossary entry are judged again. ``continued``: clauses (ids) whose line has an
+    older member already, through stored links."""
+    known = known or set()
+    continued = continued or set()
     if not official_en:
         return []
     oldest = official_en[0]
@@ -300,11 +321,21 @@ def link_ancestors(session: Session, rule, editions, official_en, links, as_of) 
         return []
     base = [c for c in edition_clauses(session, oldest.info.id) if c.kind == "rule" and c.label]
     model = WeightedOverlap([tokens(c.norm) for c in base])
-    in_rule = {k for k, c in enumerate(base) if any(c.id == r.id for r in oldest.clauses)}
+    # A clause whose line goes on back in time through stored links (502.70b of 2009-05-01
+    # before 702.15b) has its past: only the clauses new in that edition look for ancestors.
+    in_rule = {
+        k
+        for k, c in enumerate(base)
+        if any(c.id == r.id for r in oldest.clauses) and c.id not in continued
+    }
+    if not in_rule:
+        return []
     extra: list = []
     judge = Judge(model, base, sorted(in_rule))
     for info in older:
         for c in edition_clauses(session, info.id):
+            if (info.id, c.id, None) in known:
+                continue
             if c.kind == "rule":
                 units = [(None, c.norm)]
             elif c.kind == "glossary" and judge.about(c.norm):

@@ -143,10 +143,10 @@ def rule_alignment(
 ) -> RuleAlignment:
     """The groups of a rule's links (computed here or read back by storage.py), with the
     older editions its ancestors come from."""
-    return _with_ancestors(session, build_groups(rule, editions, links, inferred, extra), as_of)
+    return with_ancestors(session, build_groups(rule, editions, links, inferred, extra), as_of)
 
 
-def _with_ancestors(session: Session, result: RuleAlignment, as_of: int | None) -> RuleAlignment:
+def with_ancestors(session: Session, result: RuleAlignment, as_of: int | None) -> RuleAlignment:
     have = {e.id for e in result.editions}
     older = {m.edition for g in result.groups for m in g.members} - have
     result.ancestors = [e for e in list_editions(session, as_of) if e.id in older]
@@ -156,17 +156,35 @@ def _with_ancestors(session: Session, result: RuleAlignment, as_of: int | None) 
 def compute_rule_links(
     session: Session, rule: str, editions: list[RuleEdition], as_of: int | None
 ) -> tuple[dict[Node, Linked], dict[Node, str], list[tuple[Node, Member]]]:
-    links: dict[Node, Linked] = {}
-    inferred: dict[Node, str] = {}
-    official_en = sorted(
+    links, inferred = pair_rule_editions(editions)
+    # 3. lineage: editions older than the rule, and glossary sentences
+    extra = link_ancestors(session, rule, editions, official_line(editions), links, as_of)
+    return links, inferred, extra
+
+
+def official_line(editions: list[RuleEdition]) -> list[RuleEdition]:
+    """The official English editions among ``editions``, oldest first."""
+    return sorted(
         (e for e in editions if e.official and e.english), key=lambda e: e.info.date or ""
     )
+
+
+def pair_rule_editions(
+    editions: list[RuleEdition], only: set[int] | None = None
+) -> tuple[dict[Node, Linked], dict[Node, str]]:
+    """Each edition's clauses of the rule linked to its partner's (the next official English
+    edition, or the English a translation or copy follows), aligned here. ``only``: the
+    editions (ids) whose links to make; the others' links are read from the store."""
+    links: dict[Node, Linked] = {}
+    inferred: dict[Node, str] = {}
+    official_en = official_line(editions)
     # 1. official English chain, oldest to newest
     for older, newer in zip(official_en, official_en[1:], strict=False):
-        _link_steps(links, older, newer, _align(older, newer), "next-edition")
+        if only is None or older.info.id in only or newer.info.id in only:
+            _link_steps(links, older, newer, _align(older, newer), "next-edition")
     # 2. every other edition to a reference English edition
     for ed in editions:
-        if ed in official_en:
+        if ed in official_en or (only is not None and ed.info.id not in only):
             continue
         ref: RuleEdition | None = None
         why = ""
@@ -197,9 +215,7 @@ def compute_rule_links(
                     c = ed.clauses[i]
                     if c.label is None and c.kind == "rule":
                         inferred[(ed.info.id, c.id, None)] = ref.clauses[s.b[0]].label or ""
-    # 3. lineage: editions older than the rule, and glossary sentences
-    extra = link_ancestors(session, rule, editions, official_en, links, as_of)
-    return links, inferred, extra
+    return links, inferred
 
 
 def _resolve_label(
@@ -228,6 +244,8 @@ def build_groups(
     inferred: dict[Node, str],
     extra: list[tuple[Node, Member]],
 ) -> RuleAlignment:
+    """Groups of the units that ``links`` (one per unit) chain together; each group keyed by
+    its label in the newest edition."""
     date_rank = {e.info.id: (e.official, e.info.date or "", e.info.id) for e in editions}
     members: dict[Node, Member] = {}
     label_of: dict[Node, str | None] = {}

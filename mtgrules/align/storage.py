@@ -28,11 +28,23 @@ from sqlalchemy import delete, func, insert, or_, select
 from sqlalchemy.orm import Session, aliased
 
 from ..store.models import Alignment, Clause, Link
-from ..store.queries import EditionInfo, edition_clauses
+from ..store.queries import EditionInfo, clauses_by_id, edition_clauses, list_editions
+from ..store.sql import fetch_in, json_list
+from .composition import chain_between, composed_alignment
 from .edition import compute_edition_alignment, edition_info
+from .lineage import link_ancestors
 from .links import links_touching  # noqa: F401  (re-exported: the read side for search)
 from .model import EditionAlignment, Linked, Member, Node, Pair, RuleAlignment
-from .rule import compute_rule_links, rule_alignment, rule_editions
+from .rule import (
+    RuleEdition,
+    build_groups,
+    compute_rule_links,
+    official_line,
+    pair_rule_editions,
+    rule_alignment,
+    rule_editions,
+    with_ancestors,
+)
 from .sequence import Settings
 
 ALIGNER_VERSION = "3.1"
@@ -121,6 +133,10 @@ def align_editions(
         stored = load_edition_alignment(session, info_a, info_b)
         if stored is not None:
             return stored
+        if not store:
+            chain = chain_between(_stored_steps(session), info_a, info_b)
+            if len(chain) > 1:
+                return composed_alignment(session, info_a, info_b, chain)
     started = time.perf_counter()
     result = compute_edition_alignment(session, info_a, info_b)
     if store:
@@ -128,6 +144,16 @@ def align_editions(
     else:
         _note(f"{info_a.slug} -> {info_b.slug}", started)
     return result
+
+
+def _stored_steps(session: Session) -> dict[int, tuple[int, int]]:
+    """Each edition the ingest stored aligned with the next one on its line: older edition
+    -> (alignment id, newer edition)."""
+    return {
+        r.a: (r.id, r.b)
+        for r in edition_alignment_rows(session)
+        if r.current and r.origin == _PLANNED and r.stats.get("why") == _FORWARD
+    }
 
 
 def align_rule(
@@ -142,10 +168,17 @@ def align_rule(
 
     With ``store`` the links are stored (one Alignment row per pair of editions, signed with
     the rule and the aligner's version) and read back while the same editions hold the
-    rule; a new edition, or a new aligner version, makes them stale. Without it, stored
-    links are still read back, and anything else is computed in memory."""
+    rule; a new edition, or a new aligner version, makes them stale. Without it, the
+    alignment is read from the stored edition pairs (chained_rule_alignment), else from
+    the rule's stored links, and anything else is computed in memory."""
     editions = rule_editions(session, rule, as_of)
     ids = [e.info.id for e in editions]
+    if not refresh and not store:
+        # The links every reader reads first (diff, update, the site): the edition pairs
+        # stored at ingest, followed out of the rule.
+        chained = chained_rule_alignment(session, rule, editions, as_of)
+        if chained is not None:
+            return chained
     if not refresh:
         stored = load_rule_links(session, rule, ids)
         if stored is not None:
@@ -157,6 +190,117 @@ def align_rule(
     else:
         _note(f"rule {rule}", started)
     return rule_alignment(session, rule, editions, links, inferred, extra, as_of)
+
+
+# Who made the edition alignments a rule's chain follows: the ingest's plan (plan.INGEST),
+# not a pair someone stored by hand with `mtgrules align --editions A B --store`.
+_PLANNED = "ingest"
+# Why the plan links two editions (plan.py): the older edition to the newer one; every other
+# pair links the translation or copy (b) to the English it follows (a).
+_FORWARD = "previous-edition"
+
+
+def chained_rule_alignment(
+    session: Session, rule: str, editions: list[RuleEdition], as_of: int | None
+) -> RuleAlignment | None:
+    """The rule's alignment read from the stored edition alignments (the ones every reader
+    reads): its clauses in the editions that have it, followed through the stored pairs,
+    across renumberings (a clause's link to a clause of another label keeps that clause in
+    the group: 502.70b of 2009-05-01 is 702.15b's past) and moves out of the rule (806.7a's
+    text under its 2012 number). An edition of the rule that no current stored pair reaches
+    is aligned here, as compute_rule_links does (said as "aligned in memory"); None when no
+    edition of the rule is reached (a store made before alignments were kept)."""
+    alive = {e.id: e for e in list_editions(session, as_of)}
+    rows = {
+        r.id: r
+        for r in edition_alignment_rows(session)
+        if r.current and r.origin == _PLANNED and r.a in alive and r.b in alive
+    }
+    reached = {e for r in rows.values() for e in (r.a, r.b)}
+    ids = {e.info.id for e in editions}
+    unreached = {i for i in ids if i not in reached}
+    if unreached == ids:
+        return None
+    edition_of = {c.id: e.info.id for e in editions for c in e.clauses}
+    extra_clauses: dict[int, list] = {}
+    found: dict[tuple[int, int, int], tuple[float, list, str | None]] = {}
+    frontier = set(edition_of)
+    scope = ", ".join(str(i) for i in sorted(rows)) or "NULL"
+    while frontier and rows:
+        ends: set[int] = set()
+        for end in ("source_clause_id", "+target_clause_id"):
+            column = end.lstrip("+")
+            # The unary plus keeps SQLite on the target index (links.py says why).
+            sql = (
+                "SELECT alignment_id, source_clause_id, target_clause_id, score, evidence, "
+                f"inferred_label FROM link WHERE {column} IN ({{ids}}) "
+                f"AND {'+' if end.startswith('+') else ''}alignment_id IN ({scope}) "
+                "AND source_clause_id IS NOT NULL AND target_clause_id IS NOT NULL"
+            )
+            for aid, src, dst, score, evidence, label in fetch_in(
+                session, sql, frontier, plain=True
+            ):
+                if (aid, src, dst) not in found:
+                    found[(aid, src, dst)] = (float(score or 0.0), json_list(evidence), label)
+                    ends.update((src, dst))
+        frontier = {c for c in ends if c not in edition_of}
+        for cid, (eid, view) in clauses_by_id(session, frontier).items():
+            edition_of[cid] = eid
+            extra_clauses.setdefault(eid, []).append(view)
+    started = time.perf_counter()
+    links, inferred = pair_rule_editions(editions, unreached) if unreached else ({}, {})
+    if unreached:
+        _note(f"rule {rule}", started)
+    for (aid, src, dst), (score, evidence, label) in sorted(found.items()):
+        row = rows[aid]
+        why = row.stats.get("why", "stored")
+        a, b = (row.a, src), (row.b, dst)
+        node, target = (a, b) if why == _FORWARD else (b, a)
+        source: Node = (node[0], node[1], None)
+        to: Node = (target[0], target[1], None)
+        if source in links:
+            # A split (505.6 became 708.6a-c): the clause's line goes on in the part that
+            # opens it, as diff names it (505.6 -> 708.6a); the other parts begin there.
+            continue
+        # The words of compute_rule_links: the older edition's link is to the next one.
+        via = {
+            "feature": "via",
+            "value": "next-edition" if why == _FORWARD else why,
+            "edition": target[0],
+        }
+        links[source] = Linked(to, score, [via, *evidence])
+        if label:
+            inferred[source] = label
+    touched = _touched_editions(editions, extra_clauses, alive)
+    known = {(eid, cid, None) for cid, eid in edition_of.items()}
+    continued = {
+        ln.target[1]
+        for ln in links.values()
+        if ln.evidence and ln.evidence[0].get("value") == "next-edition"
+    }
+    extra = link_ancestors(
+        session, rule, editions, official_line(editions), links, as_of, known, continued
+    )
+    result = build_groups(rule, touched, links, inferred, extra)
+    result.editions = [e.info for e in editions]
+    return with_ancestors(session, result, as_of)
+
+
+def _touched_editions(
+    editions: list[RuleEdition], extra: dict[int, list], alive: dict[int, EditionInfo]
+) -> list[RuleEdition]:
+    """The rule's editions with the clauses its stored links reach outside the rule added,
+    and the editions only those clauses are in, in the store's order of editions."""
+    by_id = {e.info.id: e for e in editions}
+    out = []
+    for eid, info in alive.items():
+        have = by_id.get(eid)
+        more = extra.get(eid, [])
+        if have is None and not more:
+            continue
+        clauses = sorted([*(have.clauses if have else []), *more], key=lambda c: c.position)
+        out.append(RuleEdition(info, clauses, have.items if have else []))
+    return out
 
 
 # --- whole editions ------------------------------------------------------------------------

@@ -140,6 +140,8 @@ def edition_diff(
         )
     if ea_info.id == eb_info.id:
         raise QueryError(f"{a} and {b} are the same edition ({ea_info.slug}); give two editions")
+    # Editions further apart (en-2009-07-11 and en-2026-01-16) are read through the stored
+    # steps between them (align/composition.py), as every reader of the pair reads them.
     ea = align_editions(session, ea_info.id, eb_info.id)
     report = alignment_diff(ea, rule=rule)
     if rule and not report.changes and report.summary["unchanged"] == 0:

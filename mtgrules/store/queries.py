@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import NotFoundError
 from ..record import INTERNAL, OPTIONAL, Record
 from ..text.labels import in_rule, label_sort_key
-from .sql import fetch, in_list, iso_date, json_list, scalar
+from .sql import fetch, fetch_in, in_list, iso_date, json_list, scalar
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
@@ -389,6 +389,17 @@ def edition_clauses(session: Session, edition_id: int) -> list[ClauseView]:
     if read is not None:
         read[int(edition_id)] = out
         return list(out)
+    return out
+
+
+def clauses_by_id(session: Session, ids: Iterable[int]) -> dict[int, tuple[int, ClauseView]]:
+    """Clause id -> (its edition id, the clause), for clauses of any editions (the ends of
+    stored links a reader follows out of one rule)."""
+    out = {}
+    for r in fetch_in(
+        session, f"SELECT edition_id, {_CLAUSE_COLUMNS} FROM clause WHERE id IN ({{ids}})", ids
+    ):
+        out[r.id] = (r.edition_id, _view(r))
     return out
 
 
