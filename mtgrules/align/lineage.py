@@ -98,8 +98,9 @@ def _count_tokens(text: str) -> Counter[str]:
 # Sentences end at a full stop, question or exclamation mark (with any closing quote or
 # bracket after it) followed by a space: the rules text has no abbreviations with a stop
 # inside a sentence ("e.g." and "i.e." are not used; "X." ends a sentence: "the value of X.
-# All Xs..."); an ellipsis (". . . .") is not a sentence end. Measured against spaCy's rule-based sentencizer, which this replaced so that
-# no read loads spaCy: benchmarks/eval_sentences.py.
+# All Xs..."); an ellipsis (". . . .") is not a sentence end. Measured against spaCy's
+# rule-based sentencizer, which this replaced so that no read loads spaCy:
+# benchmarks/eval_sentences.py.
 _END = re.compile(r"(?<=[.!?])([\"\u201d\u2019)\]]*)\s+(?!\.)")
 
 

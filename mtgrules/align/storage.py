@@ -29,7 +29,7 @@ from sqlalchemy.orm import Session, aliased
 
 from ..store.models import Alignment, Clause, Link
 from ..store.queries import EditionInfo, clauses_by_id, edition_clauses, list_editions
-from ..store.sql import fetch_in, json_list
+from ..store.sql import fetch_in, in_list, json_list
 from .composition import chain_between, composed_alignment
 from .edition import compute_edition_alignment, edition_info
 from .lineage import link_ancestors
@@ -225,16 +225,16 @@ def chained_rule_alignment(
     extra_clauses: dict[int, list] = {}
     found: dict[tuple[int, int, int], tuple[float, list, str | None]] = {}
     frontier = set(edition_of)
-    scope = ", ".join(str(i) for i in sorted(rows)) or "NULL"
+    scope = in_list(sorted(rows))
     while frontier and rows:
         ends: set[int] = set()
-        for end in ("source_clause_id", "+target_clause_id"):
-            column = end.lstrip("+")
-            # The unary plus keeps SQLite on the target index (links.py says why).
+        # By the target, a unary plus on alignment_id keeps SQLite on the target index
+        # (links.py says why).
+        for column, plus in (("source_clause_id", ""), ("target_clause_id", "+")):
             sql = (
                 "SELECT alignment_id, source_clause_id, target_clause_id, score, evidence, "
                 f"inferred_label FROM link WHERE {column} IN ({{ids}}) "
-                f"AND {'+' if end.startswith('+') else ''}alignment_id IN ({scope}) "
+                f"AND {plus}alignment_id IN ({scope}) "
                 "AND source_clause_id IS NOT NULL AND target_clause_id IS NOT NULL"
             )
             for aid, src, dst, score, evidence, label in fetch_in(

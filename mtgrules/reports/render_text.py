@@ -413,7 +413,8 @@ def render_trace(report: dict[str, Any], colour: bool = False, width: int = WIDT
     for span in report["english"]:
         when = span["from"] if span["from"] == span["to"] else f"{span['from']}..{span['to']}"
         label = span["label"] or span.get("previous_label") or "(unnumbered)"
-        out.append(f"  {when}  {label}  {span['event']}")
+        # A merged ancestry ("glossary: Mana Symbol + glossary: X") runs past the width.
+        out += wrap_lines(f"{when}  {label}  {span['event']}", width, "  ", "    ")
         if not span["text"]:
             continue
         if span.get("words"):
@@ -441,6 +442,8 @@ def render_trace(report: dict[str, Any], colour: bool = False, width: int = WIDT
                 "*" if t["label"] and t["label_inferred"] else ""
             )
             extra = f"  {t['event']}" if t.get("event") else ""
-            out.append(f"  {e['slug']}  [{t['language']}]  {label}{extra}")
+            out += wrap_lines(
+                f"{e['slug']}  [{t['language']}]  {label}{extra}", width, "  ", "    "
+            )
             out.append(wrap(t["text"] or "", "      ", width))
     return "\n".join(out)
