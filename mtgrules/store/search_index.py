@@ -355,6 +355,7 @@ def _lemmas_of(conn: Connection, texts: list[tuple[str, str | None, str]]) -> li
     words = [text_words(term, norm) for _lang, term, norm in texts]
     for (language, _t, _n), ws in zip(texts, words, strict=True):
         known.setdefault(language, set()).update(ws)
+    own = {language: list(ws) for language, ws in known.items()}  # the texts' own words
     for language in known:
         if has_lemmas(language):
             rows = conn.exec_driver_sql(
@@ -363,10 +364,18 @@ def _lemmas_of(conn: Connection, texts: list[tuple[str, str | None, str]]) -> li
                 (language,),
             ).fetchall()
             known[language].update(w for (w,) in rows)
-    return [
-        " ".join(lemmatize(list(ws), language, known[language]) if has_lemmas(language) else ws)
-        for (language, _t, _n), ws in zip(texts, words, strict=True)
-    ]
+    # Each distinct word of a language is looked up once (lemmatize takes each word alone,
+    # against the same table and the same known words): the texts repeat most of them.
+    lemma_of: dict[str, dict[str, str]] = {}
+    for language, distinct in own.items():
+        if has_lemmas(language):
+            lemmas = lemmatize(distinct, language, known[language])
+            lemma_of[language] = dict(zip(distinct, lemmas, strict=True))
+    out = []
+    for (language, _t, _n), ws in zip(texts, words, strict=True):
+        table = lemma_of.get(language)
+        out.append(" ".join([table[w] for w in ws] if table is not None else ws))
+    return out
 
 
 def _count_words(
