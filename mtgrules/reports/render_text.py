@@ -27,6 +27,7 @@ from .common import (
     update_item_name,
     update_sections,
 )
+from .trace import ENDED, span_event, span_when
 from .worddiff import condensed
 
 _RED, _GREEN, _RESET = "\x1b[31m", "\x1b[32m", "\x1b[0m"
@@ -411,10 +412,11 @@ def render_trace(report: dict[str, Any], colour: bool = False, width: int = WIDT
     ):
         out.append(diff_legend(colour))
     for span in report["english"]:
-        when = span["from"] if span["from"] == span["to"] else f"{span['from']}..{span['to']}"
-        label = span["label"] or span.get("previous_label") or "(unnumbered)"
+        when = span_when(span)
+        ended = span["event"] in ENDED
+        label = "" if ended else f"{span['label'] or '(unnumbered)'}  "
         # A merged ancestry ("glossary: Mana Symbol + glossary: X") runs past the width.
-        out += wrap_lines(f"{when}  {label}  {span['event']}", width, "  ", "    ")
+        out += wrap_lines(f"{when}  {label}{span_event(span)}", width, "  ", "    ")
         if not span["text"]:
             continue
         if span.get("words"):
