@@ -1289,7 +1289,13 @@ def fetch(
     from .render import to_json
 
     if check:
-        with app.session(write=False) as s:
+        checked = app
+        if app.store_file is not None and not app.store_file.exists():
+            # A check is a read, and reads never write: a store file that is not there yet
+            # holds no edition, so the check runs against an empty store in memory instead
+            # of creating the file.
+            checked = AppContext("sqlite://")
+        with checked.session(write=False) as s:
             report = check_for_new_edition(s, url=url, timeout=timeout)
     else:
         progress = TerminalProgress.for_terminal("fetch", quiet=as_json)

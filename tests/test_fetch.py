@@ -433,6 +433,17 @@ def test_check_says_whether_a_new_edition_is_out_without_downloading_it(store_co
 
 
 @needs_shared
+def test_check_on_a_store_not_there_yet_creates_no_file(tmp_path, server) -> None:
+    url = serve_new_edition(server)
+    missing = tmp_path / "not-yet.sqlite"
+    result = fetch(missing, "--url", url, "--check")
+    assert result.returncode == 1, result.stderr
+    assert "A new edition is out: MagicCompRules 20260227.txt (2026-02-27)" in result.stdout
+    assert not missing.exists()
+    assert server.sent["/downloads/MagicCompRules 20260227.txt"] == 0
+
+
+@needs_shared
 def test_a_redirect_is_followed(store_copy, server) -> None:
     url = serve_new_edition(server)
     server.redirects["/rules"] = url

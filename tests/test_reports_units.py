@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -52,6 +53,44 @@ PAIR_CHECKS = [
         ["untranslated"],
     ),
     ("If a player casts a spell", "If a player casts a spell", "zh-Hans", ["untranslated"]),
+    # The Japanese quotes a term's English wording beside its own: translated (107.1c of
+    # ja-2026-01-16, 701.49 of the same, 614.1e of ko-2020-09-25).
+    (
+        'If a rule or ability instructs a player to choose "any number," that player may choose '
+        "any positive number or zero.",
+        "ルールや能力がプレイヤーに「望む数／any number」を選ばせる場合、そのプレイヤーは、"
+        "0以上の任意の整数を選ぶことができる。",
+        "ja",
+        ["numbers"],  # "zero" written 0: a warning, not "untranslated"
+    ),
+    ("Venture into the Dungeon", "ダンジョン探索／Venture into the Dungeon", "ja", []),
+    (
+        'An effect that reads "As [this permanent] is turned face up . . . ," is a replacement '
+        "effect.",
+        '"[이 지속물]이 앞면으로 뒤집히면서, ~"("As [this permanent] is turned face up ~")라는 '
+        "효과는 대체 효과입니다.",
+        "ko",
+        [],
+    ),
+    # 702.21d, left in English in ko-2016-09-30.
+    (
+        "All creatures in an attacking band must attack the same player or planeswalker.",
+        "All creatures in an attacking band must attack the same player or planeswalker.",
+        "ko",
+        ["untranslated"],
+    ),
+    # A section cited by its number alone is a reference, written each language's way
+    # (100.1b: "section 8", 第8章, 8절, and the mtgwiki Japanese's "rule 8").
+    ('See section 8, "Multiplayer Rules."', "参见第8章，“多人游戏规则”。", "zh-Hans", []),
+    ('See section 8, "Multiplayer Rules."', '8절 "Multiplayer Rules."을 보세요.', "ko", []),
+    ('See section 8, "Multiplayer Rules."', "rule 8〔多人数戦ルール〕参照。", "ja", []),
+    # ... but "4장" counts cards, it cites no section (100.4a of ko-2020-09-25).
+    (
+        "The four-card limit applies.",
+        "4장 룰은 덱과 사이드보드를 합쳐서 적용합니다.",
+        "ko",
+        ["numbers"],
+    ),
 ]
 
 
@@ -82,12 +121,37 @@ def test_pair_checks(source: str, target: str, lang: str, expected: list[str]) -
         ("contains two level symbols", "包含3个等级符号", "error"),
         ("has an {X}, [-X], or X", "tiene un {X} o X", "error"),  # a symbol lost
         ("the value of {X} is {X}", "其{X}的值", "warning"),  # same symbols, fewer times
+        # Japanese counts with digits where English has words (ja-2026-01-16; each target
+        # is that file's clause, cut short).
+        ("may contain no more than fifteen cards.", "最大15枚のカードを使用できる。", "warning"),
+        ("Doubling a creature's power", "クリーチャーのパワーを2倍にすることは", "warning"),
+        (
+            "a game that begins with more than two players.",  # 100.1b: three or more
+            "3人以上のプレイヤーで開始されるゲームのことである。",
+            "warning",
+        ),
+        (
+            "pay an amount of life greater than 0",  # 119.4: one or more
+            "1点以上の量のライフを支払うことを認める場合",
+            "warning",
+        ),
+        ("may contain no more than fifteen cards.", "最大14枚のカードを使用できる。", "error"),
+        ("pay an amount of life greater than 0", "2点以上の量のライフを", "error"),
+        # A section reference the translator added is not a number the rule lacks (100.3).
+        (
+            "Some casual variants require additional items, such as specially designated cards.",
+            "カジュアル変種ルールには、そのためにデザインされたカードを必要とするものがある。"
+            "rule 9〔カジュアル変種ルール〕参照。",
+            None,
+        ),
     ],
 )
-def test_check_severities(source: str, target: str, severity: str) -> None:
+def test_check_severities(source: str, target: str, severity: str | None) -> None:
     lang = "zh-Hans" if any("\u4e00" <= ch <= "\u9fff" for ch in target) else "es"
+    lang = "ja" if re.search("[\u3040-\u30ff]", target) else lang
+    lang = "ja" if re.search("[\u3040-\u30ff]", target) else lang
     found = qa.check_pair(source, target, source_lang="en", target_lang=lang)
-    assert [sev for sev, _, _ in found] == [severity]
+    assert [sev for sev, _, _ in found] == ([severity] if severity else [])
 
 
 @pytest.mark.parametrize(

@@ -76,12 +76,6 @@ def test_the_2009_renumbering_is_listed_as_one(corpus_site) -> None:
     assert f"({report.summary['removed']:,})" in removed_heading
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="trace now follows 107.3 back through the glossary entry X (2003/2006, issue 18); "
-    "the site's rule pages build their history from the stored links and still begin with "
-    "the glossary entry of 2009-05-01: one history for both is open work",
-)
 def test_rule_107_3_history_is_the_one_trace_gives(corpus_site) -> None:
     db, out = corpus_site
     doc = _doc(out / "rules" / "107.3.html")

@@ -194,11 +194,11 @@ def test_killed_builds_are_resumed(store_copy: Path, tmp_path: Path) -> None:
 
 def test_coverage_is_measured_against_todays_english(corpus_site, corpus_db) -> None:
     """The index's chart gives each translation's coverage of the newest English (the bar)
-    and of its own English (the second figure). Followed through the English editions, the
-    rules zh-Hans-2022-06-10 lacks of en-2026-01-16 agree within 2% with the truth built from
-    the raw files (tests/gold/update: 463 rules, the 21 it calls uncertain left out), and
-    within 3% with drift's direct alignment of the two (across language and date at once, the
-    weaker reading: 479)."""
+    and of its own English (the second figure). The rules zh-Hans-2022-06-10 lacks of
+    en-2026-01-16 are one count with drift (drift --edition T --reference N reads update's
+    composition through T's own English, as the site does: 470 rules, section headings not
+    counted), and agree within 2% with the truth built from the raw files (tests/gold/update:
+    463 rules; it leaves out the 21 rules it calls uncertain, 7 of which are among the 470)."""
     import re
 
     _, site = corpus_site
@@ -223,11 +223,15 @@ def test_coverage_is_measured_against_todays_english(corpus_site, corpus_db) -> 
         "json",
         db=corpus_db,
     )
-    direct = len(json.loads(drift.stdout)["missing_rules"])
-    assert abs(lacks - direct) <= 3 * direct / 100, (lacks, direct)
+    direct = json.loads(drift.stdout)["missing_rules"]
+    assert lacks == len(direct)
     gold = Path(__file__).parent / "gold" / "update" / "zh-Hans-2022-06-10__en-2026-01-16.json"
-    truth = len(json.loads(gold.read_text("utf-8"))["missing_rules"])
-    assert abs(lacks - truth) <= 2 * truth / 100, (lacks, truth)
+    truth = json.loads(gold.read_text("utf-8"))
+    assert abs(lacks - len(truth["missing_rules"])) <= 2 * len(truth["missing_rules"]) / 100
+    # Beyond the truth's count: mostly the rules it leaves out as uncertain.
+    uncertain = {u["label"] for u in truth["uncertain"]}
+    beyond = set(direct) - set(truth["missing_rules"])
+    assert len(beyond - uncertain) <= 2 * len(truth["missing_rules"]) / 100, beyond - uncertain
 
 
 # --- progress ---------------------------------------------------------------------------------

@@ -79,5 +79,5 @@ def test_the_entry_before_the_sentence_spans_its_editions(traces) -> None:
 def test_the_text_says_which_entry_the_sentence_left(archive_db) -> None:
     proc = run_cli("trace", "107.3", db=archive_db)  # the command a user runs, on the text
     assert proc.returncode == 0, proc.stderr
-    assert "glossary: X  left the glossary" in proc.stdout
+    assert "2009-07-11  left the glossary (was glossary: X)" in proc.stdout
     assert "(unnumbered)" not in proc.stdout

@@ -20,6 +20,7 @@ import pytest
 
 from mtgrules.errors import NotRulesError
 from mtgrules.ingest import edition_content_hash, ingest_paths
+from mtgrules.reports.checks import check_pair
 from mtgrules.sources.dates import read_date_line
 from mtgrules.sources.decode import decode_text
 from mtgrules.sources.parse import parse_text
@@ -27,7 +28,7 @@ from mtgrules.sources.pipeline import parse_document
 from mtgrules.store import open_store, session_scope
 from mtgrules.store.queries import edition_slug, list_editions
 
-from .conftest import SEEDS, TRANSLATIONS, run_cli
+from .conftest import EXTRA, SEEDS, TRANSLATIONS, run_cli
 
 pytestmark = pytest.mark.skipif(
     not TRANSLATIONS.is_dir(), reason=f"{TRANSLATIONS} not present (the shared data)"
@@ -485,3 +486,48 @@ def test_labels_as_headings_in_every_markup(dialect: str, convert) -> None:
     (edition,) = doc.editions
     assert edition.language == "ja"
     assert [c.label for c in edition.clauses if c.kind == "rule"] == expected
+
+
+# --- QA checks on whole translations against the English of their date --------------------
+
+# A letter of the translation's own script, as a reader spots it: kana, kanji or Hangul.
+_OWN_SCRIPT = re.compile("[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7a3]")
+# The Japanese gives a term's English wording after its own: 「望む数／any number」.
+_QUOTES_ENGLISH = re.compile("／[A-Za-z\\[]")
+
+
+@pytest.mark.parametrize(
+    ("name", "language", "english", "quoting"),
+    [
+        ("ja-2026-01-16.mtgwiki-lines.txt", "ja", "cr-en-2026-01-16.txt", 800),  # 832 here
+        ("ko-2016-09-30.kormtgcr.txt", "ko", "cr-en-2016-09-30.txt", 0),
+        ("ko-2020-09-25.kormtgcr.txt", "ko", "cr-en-2020-09-25.txt", 0),
+    ],
+)
+def test_untranslated_means_no_letter_of_the_translation_s_own_script(
+    name, language, english, quoting
+) -> None:
+    (translation,) = _parsed(name).editions
+    path = EXTRA / english
+    (source,) = parse_document(path, path.read_bytes()).editions
+    english_of = {c.label: c.raw for c in source.clauses if c.kind == "rule"}
+    pairs = [
+        (c.label, english_of[c.label], c.raw)
+        for c in translation.clauses
+        if c.kind == "rule" and c.label in english_of
+    ]
+    flagged = {
+        label
+        for label, en, tr in pairs
+        if any(
+            name == "untranslated"
+            for _, name, _ in check_pair(en, tr, source_lang="en", target_lang=language)
+        )
+    }
+    english_left = {label for label, _, tr in pairs if len(tr) > 20 and not _OWN_SCRIPT.search(tr)}
+    assert flagged == english_left
+    # Clauses that quote the English beside their own wording are many, and never flagged.
+    quoted = {
+        label for label, _, tr in pairs if _QUOTES_ENGLISH.search(tr) and _OWN_SCRIPT.search(tr)
+    }
+    assert len(quoted) >= quoting and not quoted & flagged

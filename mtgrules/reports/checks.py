@@ -18,9 +18,9 @@ from typing import Any
 from rapidfuzz import fuzz
 
 from ..sources.damage import find_damage
-from ..text.fold import HAN, fold
-from ..text.labels import RULE_REF
-from ..text.language import is_chinese, same_language
+from ..text.fold import fold
+from ..text.labels import RULE_REF, SECTION_REF
+from ..text.language import is_chinese, same_language, writing_of
 
 ERROR = "error"
 WARNING = "warning"
@@ -31,16 +31,64 @@ _SYMBOL = re.compile(r"\{[^{}\s]{1,6}\}|\[[+\-][^\[\]\s]{1,3}\]")
 # A free number: not inside a symbol ({2/W}), a word (W2) or a decimal (1.5). Han characters
 # may touch it ("视为0"), and a sentence's full stop may follow it ("is 0.").
 _NUMBER = re.compile(r"(?<![A-Za-z0-9{\[/+\-])(?<!\d\.)\d+(?![A-Za-z0-9}\]/])(?!\.\d)")
-_EN_NUMBERS = dict(
-    zip(
-        [str(i) for i in range(11)],
-        "zero one two three four five six seven eight nine ten".split(),
-        strict=True,
+# The English words a translation may write as a digit: "fifteen cards" -> "15枚",
+# "the second time" -> "2回目", "a creature" -> "クリーチャー1体" (Japanese counts with a
+# digit where English has an article), "doubling" -> "2倍にする", "reduced to nothing" -> "0".
+_EN_NUMBER_WORDS: dict[str, frozenset[str]] = {
+    str(n): frozenset(words.split())
+    for n, words in enumerate(
+        [
+            "zero",
+            "one single first once",
+            "two second twice",
+            "three third thrice",
+            "four fourth",
+            "five fifth",
+            "six sixth",
+            "seven seventh",
+            "eight eighth",
+            "nine ninth",
+            "ten tenth",
+            "eleven eleventh",
+            "twelve twelfth",
+            "thirteen thirteenth",
+            "fourteen fourteenth",
+            "fifteen fifteenth",
+            "sixteen sixteenth",
+            "seventeen seventeenth",
+            "eighteen eighteenth",
+            "nineteen nineteenth",
+            "twenty twentieth",
+        ]
     )
+}
+_EN_NUMBER_WORDS.update(
+    {
+        str(n): frozenset({w})
+        for n, w in ((30, "thirty"), (40, "forty"), (50, "fifty"), (100, "hundred"))
+    }
+)
+# Words that imply a number without naming it: a translation that counts with a digit
+# writes it ("Every permanent has a controller" -> "コントローラーが1人存在する", "reduced to
+# nothing" -> "0으로 줄고"). Only these explain a digit, and say nothing.
+_EN_IMPLIED = {
+    "0": frozenset("no none nothing nonzero".split()),
+    "1": frozenset("a an each another".split()),
+    "2": frozenset("both pair".split()),
+}
+# Multiplying verbs in any form: double, doubled, doubling, triples...
+_EN_MULTIPLIERS = (("doubl", "2"), ("tripl", "3"), ("quadrupl", "4"))
+# "more than two players" is "3人以上" (three or more) in Japanese, Korean and Chinese, and
+# "greater than 0" is "1点以上"; "fewer than three" is "2以下".
+_COMPARISONS = (
+    (re.compile(r"\b(?:more|greater) than (\w+)", re.I), 1),
+    (re.compile(r"\b(?:fewer|less) than (\w+)", re.I), -1),
 )
 # Chinese translations may write small numbers as numerals: 零 for 0 is the common case.
 _HAN_DIGITS = dict(zip("零一二三四五六七八九十", [str(i) for i in range(11)], strict=True))
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
+# A letter of any alphabet but the Latin one (Latin-1, Latin Extended A/B and Additional).
+_NON_LATIN_LETTER = re.compile(r"[^\W\d_a-zA-Z\u00aa\u00b5\u00ba\u00c0-\u024f\u1e00-\u1eff]")
 # Words a translator or reader uses to mark a note that is not part of the rule.
 _COMMENTARY_MARKERS = re.compile(
     r"\b(?:N\.? ?d\.? ?T\.?|note du traducteur|nota del traductor|N\. del T\.|"
@@ -98,8 +146,40 @@ def symbols(text: str) -> Counter[str]:
 
 def numbers(text: str) -> set[str]:
     """Free numbers ("0", "2"), not rule references and not digits inside symbols."""
-    plain = RULE_REF.sub(" ", _SYMBOL.sub(" ", _nfkc(text)))
+    plain = SECTION_REF.sub(" ", RULE_REF.sub(" ", _SYMBOL.sub(" ", _nfkc(text))))
     return set(_NUMBER.findall(plain))
+
+
+def _value_of(word: str) -> int | None:
+    if word.isdigit():
+        return int(word)
+    return next((int(n) for n, ws in _EN_NUMBER_WORDS.items() if word.lower() in ws), None)
+
+
+def _spelled_in(source: str) -> set[str]:
+    """The numbers an English text gives in words, as digits: what a translation may write
+    as a digit without adding a number ("fifteen" 15, "a" 1, "doubling" 2)."""
+    words = {w.lower() for w in _WORD.findall(source)}
+    out = {n for n, ws in _EN_NUMBER_WORDS.items() if words & ws}
+    out |= {n for stem, n in _EN_MULTIPLIERS for w in words if w.startswith(stem)}
+    return out
+
+
+def _implied_in(source: str) -> set[str]:
+    words = {w.lower() for w in _WORD.findall(source)}
+    return {n for n, ws in _EN_IMPLIED.items() if words & ws}
+
+
+def _compared(source: str) -> dict[str, str]:
+    """Each number an English comparison names, and the one "N or more" / "N or fewer"
+    says instead: "more than two" {"2": "3"}, "greater than 0" {"0": "1"}."""
+    out: dict[str, str] = {}
+    for pattern, step in _COMPARISONS:
+        for m in pattern.finditer(source):
+            value = _value_of(m[1])
+            if value is not None and value + step >= 0:
+                out[str(value)] = str(value + step)
+    return out
 
 
 def rule_refs(text: str, own_label: str | None = None) -> set[str]:
@@ -201,14 +281,17 @@ def check_pair(
     if is_chinese(target_lang):
         # A number the Chinese spells as a numeral (零) is carried over.
         tgt_nums |= {d for ch, d in _HAN_DIGITS.items() if ch in target and d in src_nums}
-    if src_nums != tgt_nums:
+    implied = _implied_in(source)
+    if src_nums != tgt_nums and (src_nums - tgt_nums or not tgt_nums - src_nums <= implied):
         # "two" in the source and "2" in the translation is the same number, written the
         # way each language's style guide wants: worth a look, not an error.
-        words = {w.lower() for w in _WORD.findall(source)}
-        spelled = {d for d in tgt_nums - src_nums if _EN_NUMBERS.get(d) in words}
+        compared = _compared(source)
+        named = _spelled_in(source) | set(compared.values())
+        added = tgt_nums - src_nums - named - implied
+        lost = {n for n in src_nums - tgt_nums if compared.get(n) not in tgt_nums}
         out.append(
             (
-                WARNING if spelled == tgt_nums - src_nums and not src_nums - tgt_nums else ERROR,
+                WARNING if not added and not lost else ERROR,
                 "numbers",
                 f"numbers differ: source has {_fmt(src_nums)}, this text has {_fmt(tgt_nums)}",
             )
@@ -236,9 +319,12 @@ def check_pair(
 
 
 def _untranslated(target: str, target_lang: str) -> bool:
-    if is_chinese(target_lang):
-        # A Chinese clause with no Han character at all was left in English.
-        return len(target) > 20 and not HAN.search(target)
+    if writing_of(target_lang) != "latin":
+        # A Chinese, Japanese, Korean or Russian clause with no letter of another alphabet
+        # than the Latin one was left in English. Counting English words would not do: the
+        # Japanese quotes the English wording of a term beside its own
+        # ("「望む数／any number」を選ばせる"), and its words are not cut at spaces.
+        return len(target) > 20 and not _NON_LATIN_LETTER.search(target)
     words = [w.lower() for w in _WORD.findall(target)]
     if len(words) < 4:
         return False

@@ -21,6 +21,7 @@ from .common import (
     update_item_name,
     update_sections,
 )
+from .trace import span_event, span_when
 from .worddiff import condensed
 
 _CSS = """
@@ -427,11 +428,11 @@ def _renumbering_html(lines: list[str]) -> str:
 def render_trace(report: dict[str, Any]) -> str:
     rows = []
     for span in report["english"]:
-        when = span["from"] if span["from"] == span["to"] else f"{span['from']} – {span['to']}"
+        when = span_when(span, " – ")
         text = inline_diff(span["words"]) if span.get("words") else esc(span["text"])
         rows.append(
             f'<tr><td>{esc(when)}</td><td class="label">{esc(span["label"])}</td>'
-            f'<td>{esc(span["event"])}</td><td class="text">{text}</td></tr>'
+            f'<td>{esc(span_event(span))}</td><td class="text">{text}</td></tr>'
         )
     parts = [
         "<h2>English, official editions</h2>"

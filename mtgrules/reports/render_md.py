@@ -18,6 +18,7 @@ from .common import (
     update_item_name,
     update_sections,
 )
+from .trace import ENDED, span_event, span_when
 from .worddiff import condensed
 
 
@@ -302,9 +303,10 @@ def render_trace(report: dict[str, Any]) -> str:
     out = [f"# Trace of {report['clause']} (today {report['key']})", "", "## English", ""]
     rows = []
     for span in report["english"]:
-        when = span["from"] if span["from"] == span["to"] else f"{span['from']} – {span['to']}"
+        when = span_when(span, " – ")
         text = marked(span["words"]) if span.get("words") else md(span["text"])
-        rows.append([when, f"`{span['label'] or '(unnumbered)'}`", span["event"], text])
+        label = "" if span["event"] in ENDED else f"`{span['label'] or '(unnumbered)'}`"
+        rows.append([when, label, span_event(span), text])
     out.append(_table(["editions", "label", "event", "text"], rows))
     if report["copies"]:
         out += ["", "## Undated English copies", ""]

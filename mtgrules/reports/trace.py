@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +34,27 @@ class Span(Record):
     previous_label: str | None = field(default=None, metadata=OPTIONAL)
     words: list[dict[str, Any]] | None = field(default=None, metadata=OPTIONAL)
     gist: str | None = field(default=None, metadata=OPTIONAL)
+
+
+# The events that end a track: the span after them holds nothing, from its first edition on.
+ENDED = ("removed", "left the glossary")
+
+
+def span_when(span: dict[str, Any], sep: str = "..") -> str:
+    """When a span (as_json) held: its first and last editions' dates; an ended track is
+    dated by the edition it ended in, as the site shows it."""
+    if span["from"] == span["to"] or span.get("event") in ENDED:
+        return str(span["from"])
+    return f"{span['from']}{sep}{span['to']}"
+
+
+def span_event(span: dict[str, Any]) -> str:
+    """What happened, with the number an ended track had: "left the glossary (was
+    glossary: X)" (the site's words too)."""
+    event = span.get("event") or ""
+    if event in ENDED and span.get("previous_label"):
+        return f"{event} (was {span['previous_label']})"
+    return event
 
 
 @dataclass
@@ -91,10 +112,22 @@ class Trace(Record):
     events: list[Event]
 
 
-def _find_group(groups: list[Any], label: str) -> Any:
-    for g in groups:
-        if g.key == label:
-            return g
+def _find_group(groups: list[Any], label: str, infos: list[EditionInfo]) -> Any:
+    """The group a label names: the one keyed by it, and of several (107.14 of 2012-2016
+    was removed, and today's 107.14 is another rule) the one in the newest official English
+    edition, as the site places it."""
+    rank = {
+        e.id: e.date or "" for e in infos if e.language == "en" and e.kind == "rules" and e.date
+    }
+    keyed = [g for g in groups if g.key == label]
+    if keyed:
+        return max(
+            keyed,
+            key=lambda g: max(
+                (rank[m.edition] for m in g.members if m.edition in rank and m.kind == "rule"),
+                default="",
+            ),
+        )
     # An older label (107.3f in 2009): the group holding a member that carried it.
     for g in groups:
         if any(m.label == label for m in g.members):
@@ -109,16 +142,20 @@ def trace_clause(session: Session, label: str, *, as_of: int | None = None) -> T
         raise QueryError(f"trace follows one clause; give a rule such as {label}.1 or 107.3g")
     rule = rule_of(label)
     ra = align_rule(session, rule, as_of=as_of)
-    group = _find_group(ra.groups, label)
+    infos = list_editions(session, as_of)
+    group = _find_group(ra.groups, label, infos)
     if group is None:
         raise NotFoundError(
             f"no clause {label} in any edition; list the clauses of {rule} with: "
             f"mtgrules show {rule}"
         )
-    infos = list_editions(session, as_of)
-    trace = trace_members(label, group.key, group.members, infos)
-    reach_glossary_entry(session, trace, group.members, infos)
-    return trace
+    return trace_members(
+        label,
+        group.key,
+        group.members,
+        infos,
+        lambda ids: keyed_terms(glossary_terms(session, ids)),
+    )
 
 
 # Glossary terms are compared as a reader would: "X" of 2003 is "X" of 2008.
@@ -126,8 +163,23 @@ def _term_key(term: str) -> str:
     return " ".join(term.casefold().split())
 
 
+# The glossary terms of editions (ids): edition id -> {term key: term} (keyed_terms of
+# store.queries.glossary_terms, or the site's copy of them read once for every edition).
+GlossaryTerms = Callable[[list[int]], dict[int, dict[str, str]]]
+
+
+def keyed_terms(held: dict[int, set[str]]) -> dict[int, dict[str, str]]:
+    """Each edition's glossary terms by their key (the first of its spellings of a key)."""
+    out: dict[int, dict[str, str]] = {}
+    for edition, terms in held.items():
+        keyed = out[edition] = {}
+        for term in sorted(terms):
+            keyed.setdefault(_term_key(term), term)
+    return out
+
+
 def reach_glossary_entry(
-    session: Session, trace: Trace, members: Iterable[Any], infos: list[EditionInfo]
+    trace: Trace, members: Iterable[Any], infos: list[EditionInfo], terms_of: GlossaryTerms
 ) -> None:
     """Take the line back through the glossary entry that first carried the clause.
 
@@ -155,10 +207,11 @@ def reach_glossary_entry(
     older = [e for e in official if (e.date or "") < (first.from_date or "")]
     if not terms or not older:
         return
-    held = glossary_terms(session, [e.id for e in older])
+    held = terms_of([e.id for e in older])
     runs: list[list[tuple[EditionInfo, str]]] = []
     for info in older:
-        term = next((t for t in sorted(held.get(info.id, ())) if _term_key(t) in terms), None)
+        keyed = held.get(info.id, {})
+        term = min((keyed[k] for k in terms if k in keyed), default=None)
         if term is None:
             if runs and runs[-1]:
                 runs.append([])
@@ -192,11 +245,18 @@ def reach_glossary_entry(
 
 
 def trace_members(
-    clause: str, key: str | None, members: Iterable[Any], all_infos: list[EditionInfo]
+    clause: str,
+    key: str | None,
+    members: Iterable[Any],
+    all_infos: list[EditionInfo],
+    terms_of: GlossaryTerms | None = None,
 ) -> Trace:
     """The Trace of one group of aligned clauses (alignment Members: edition, label, kind,
     text...), however the group was found: align_rule for one rule, or the chain of stored
-    edition alignments the site reads for every rule at once."""
+    edition alignments the site reads for every rule at once. With ``terms_of`` the line
+    goes back through the glossary entry that first carried the clause
+    (reach_glossary_entry)."""
+    members = list(members)
     infos = {e.id: e for e in all_infos}
     per: dict[int, list[Any]] = defaultdict(list)
     for m in members:
@@ -207,7 +267,10 @@ def trace_members(
     undated = _undated(per, infos, english)
     translations = _translations(per, infos, all_infos, english)
     events = [Event(s.from_date, s.track, s.event, s.label, s.gist) for s in english]
-    return Trace(clause, rule_of(clause), key, english, undated, translations, events)
+    trace = Trace(clause, rule_of(clause), key, english, undated, translations, events)
+    if terms_of is not None:
+        reach_glossary_entry(trace, members, all_infos, terms_of)
+    return trace
 
 
 def _joined(ms: list[Any]) -> str:

@@ -27,7 +27,13 @@ from ..store.sql import fetch
 if TYPE_CHECKING:
     from ..align import EditionAlignment
 from ..store.models import Clause
-from ..store.queries import ClauseView, EditionInfo, edition_clauses, list_editions
+from ..store.queries import (
+    ClauseView,
+    EditionInfo,
+    edition_clauses,
+    glossary_terms,
+    list_editions,
+)
 from ..text.labels import rule_of
 from ..text.language import is_english
 from .history import History, Placement, Plan, plan_editions
@@ -202,7 +208,8 @@ def _build(
             )
     folder = SiteFolder.open(output, force=force)
     plan = plan_editions(infos, stored_sources(session, infos))
-    history = History(infos, plan)
+    official = [e.id for e in plan.lines.get("en", [])]
+    history = History(infos, plan, glossary_terms(session, official))
     data = SiteData(infos, plan, history, glossary_counts(session))
     lap("read")
 
@@ -250,7 +257,7 @@ def _build(
             data.coverage[e.id] = _coverage(ea)
             if plan.newest is not None:
                 data.coverage_newest[e.id] = _coverage_of_newest(
-                    ea, data.coverage[e.id], plan, forward, copy_of, newest_rules
+                    session, ea, data.coverage[e.id], plan, forward, copy_of, newest_rules
                 )
         _keep_contents(data, ea)
         lap("history")
@@ -372,6 +379,7 @@ def _page_scope(ea: EditionAlignment) -> set[str]:
 
 
 def _coverage_of_newest(
+    session: Session,
     ea: EditionAlignment,
     own: Coverage,
     plan: Plan,
@@ -380,10 +388,13 @@ def _coverage_of_newest(
     newest_rules: list[ClauseView],
 ) -> Coverage:
     """How much of the newest English a translation has: the English clauses it has a
-    clause for (own), followed step by step through the English editions to the newest;
-    every rule of the newest English that none of them became is one it lacks (new since
-    its English, or dropped by the translation). A translation that follows an English copy
-    (the English of its bilingual page) goes through the official edition of that copy."""
+    clause for (own), followed to the newest English through the alignment `mtgrules
+    update` reads for the same pair (align_editions: the pair the ingest stored, else the
+    stored steps composed), so that the rules the site says it lacks are update's (and
+    drift's) new rules; every rule of the newest English that none of them became is one it
+    lacks (new since its English, or dropped by the translation). A translation that follows
+    an English copy (the English of its bilingual page) goes through the official edition of
+    that copy."""
     newest = plan.newest
     assert newest is not None
     if own.reference.id == newest.id:
@@ -394,14 +405,18 @@ def _coverage_of_newest(
         step = forward[here.id]
         has = {step[i] for i in has if i in step}
         here = copy_of[here.id]
-    while here.id != newest.id:
-        step = forward.get(here.id)
-        nxt = plan.next.get(here.id)
-        if step is None or nxt is None:
+    if here.id != newest.id:
+        if here.id not in plan.next and here.id not in plan.previous:
             has = set()  # not on the official English line: nothing to follow
-            break
-        has = {step[i] for i in has if i in step}
-        here = nxt
+        else:
+            from ..align import align_editions
+
+            to_newest = align_editions(session, here.id, newest.id)
+            has = {
+                p.b.id
+                for p in to_newest.pairs
+                if p.a is not None and p.b is not None and p.a.id in has
+            }
     rules = newest_rules
     scope = own.scope
     own_clauses = sum(1 for p in ea.pairs if p.b is not None)

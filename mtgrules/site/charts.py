@@ -207,7 +207,7 @@ def coverage_chart(bars: list[CoverageBar], *, chart_id: str = "coverage") -> st
         f'<desc id="{chart_id}-desc">{esc(summary)}</desc>{"".join(parts)}</svg>'
         "<figcaption>Share of the rules and subrules of today's English that each "
         "translation has a clause for (aligned by content, not by number, and followed from "
-        "the English it was made from through every English edition since); after it, the "
+        "the English it was made from to today's as mtgrules update follows it); after it, the "
         "share of the English it was made from. A page that quotes one rule is measured "
         "against that rule only.</figcaption></figure>"
     )

@@ -29,7 +29,7 @@ from ..align.ancestry import Version, closest_sentence, step_ancestors
 from ..align.plan import edition_lines, english_copy_reference
 from ..align.reference import is_official_english
 from ..reports.common import RULE_KINDS, followed_english, newest_english
-from ..reports.trace import Trace, trace_members
+from ..reports.trace import Trace, keyed_terms, trace_members
 from ..store.queries import ClauseView, EditionInfo
 from ..text.labels import label_sort_key, rule_of
 from ..text.language import is_english
@@ -120,8 +120,13 @@ class Placement:
 class History:
     """Groups of clauses that state the same rule, across every edition."""
 
-    def __init__(self, infos: list[EditionInfo], plan: Plan):
+    def __init__(
+        self, infos: list[EditionInfo], plan: Plan, terms: dict[int, set[str]] | None = None
+    ):
         self.infos = infos
+        # The glossary terms of each official English edition, read once (store.queries
+        # glossary_terms): a history goes back through the entry that first carried it.
+        self.terms = keyed_terms(terms or {})
         self.by_id = {e.id: e for e in infos}
         self.plan = plan
         order = plan.lines.get("en", [])
@@ -394,8 +399,11 @@ class History:
                     m.label, m.label_inferred = inferred, True
                 members.append(m)
             key = self._keys.get(g) or ""
-            out.append((g, trace_members(key, key, members, self.infos)))
+            out.append((g, trace_members(key, key, members, self.infos, self._terms_of)))
         return out
+
+    def _terms_of(self, ids: list[int]) -> dict[int, dict[str, str]]:
+        return {i: self.terms[i] for i in ids if i in self.terms}
 
     def resolver(self, edition: int) -> Callable[[str], Placement | None]:
         """Where a rule reference written in ``edition`` points, in that edition's own

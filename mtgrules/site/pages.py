@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..reports.diff import Change, DiffReport
-from ..reports.trace import Span, Trace, Translation
+from ..reports.trace import ENDED, Span, Trace, Translation
 from ..store.queries import ClauseView, EditionInfo
 from ..text.labels import label_sort_key
 from .charts import CoverageBar, GrowthPoint, coverage_chart, growth_chart
@@ -451,9 +451,11 @@ def _newest_section(data: SiteData, info: EditionInfo, cov: Coverage, depth: int
         f"<h2>Against today's English: {data.edition_link(cov.reference, depth)}</h2>"
         f"<p>It has a clause for {number(cov.covered)} of the {number(cov.total)} rules and "
         f"subrules of {esc(cov.detail())} ({cov.share * 100:.1f}%), followed from its own "
-        f"English through every English edition since; the {number(len(cov.missing))} others "
-        "are new since its English, or were left out. The work to bring it up to date, clause "
-        f"by clause: <code>mtgrules update {esc(info.slug)}</code>.</p>"
+        "English to today's as <code>mtgrules update</code> follows it; the "
+        f"{number(len(cov.missing))} others are the rules update calls new (new since its "
+        "English, or left out; section headings, examples and glossary entries are not "
+        "counted here). The work to bring it up to date, clause by clause: "
+        f"<code>mtgrules update {esc(info.slug)}</code>.</p>"
     )
 
 
@@ -640,7 +642,7 @@ def _span_dates(data: SiteData, span: Span, depth: int) -> tuple[str, str]:
     first = data.by_slug.get(span.editions[0]) if span.editions else None
     start = data.edition_link(first, depth, span.from_date) if first else esc(span.from_date)
     ongoing = newest is not None and span.to_date == newest.date and bool(span.text)
-    if span.event in ("removed", "left the glossary"):
+    if span.event in ENDED:
         end = ""
     elif ongoing:
         end = "today"

@@ -22,6 +22,14 @@ _LINE_LABEL = re.compile(
 SECTION_HEADING = re.compile(r"^(?P<label>[0-9]{1,3})\.\s+(?P<title>\S.*)$")
 # References to rules inside a text: "rule 601", "107.3i", "规则107.3".
 RULE_REF = re.compile(r"(?<![0-9.])([0-9]{3}(?:\.[0-9]{1,4}[a-z]?)?)(?![0-9])")
+# A reference to one of the nine sections by its number alone: "section 8" (en), "第8章"
+# (zh), "8절" (ko; not 장, which counts cards), "rule 9〔…〕" (the mtgwiki Japanese). Its
+# number is a reference, not a free number a translation must carry, and each translation
+# writes it its own way.
+SECTION_REF = re.compile(
+    r"(?i:\b(?:sections?|rules?|secci[oó]n|r[eè]gles?|reglas?|abschnitte?|sezion[ei]|"
+    r"se[cç][aã]o|раздел[аеу]?)\s*)[1-9](?![0-9]|\.[0-9])|第\s*[1-9]\s*[章节節]|(?<![0-9])[1-9]\s*절"
+)
 _DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"
 _QUERY_LABEL = re.compile(r"^(?:[0-9]{1,3}|[0-9]{3}\.[0-9]{1,4}[a-z]?)$")
 # A search query that is a rule number: the line labels' shape, any case, an optional dot.
