@@ -82,3 +82,21 @@ def test_languages_without_lemmas_keep_nothing(cache):
     assert fresh("zh-Hans") == {}
     assert fresh("ko") == {}
     assert not cache.exists()
+
+
+# --- the singular of a word in -s, looked up among the store's words (search_index) -------
+
+
+@pytest.mark.parametrize(
+    ("text", "lemmas", "why"),
+    [
+        # spaCy's English table has no "mulligans"; the store holds "mulligan" (103.5).
+        ("players take mulligans", "player take mulligan", "a singular the store holds"),
+        ("zorblaxes", "zorblaxes", "a singular nobody wrote stays as it is"),
+        ("layers", "layer", "a plural the table knows"),
+    ],
+)
+def test_a_plural_finds_a_singular_stored_by_an_earlier_ingest(corpus_session, text, lemmas, why):
+    from mtgrules.store.search_index import _lemmas_of
+
+    assert _lemmas_of(corpus_session.connection(), [("en", None, text)]) == [lemmas], why
