@@ -54,13 +54,22 @@ def test_a_damaged_cache_file_is_folded_again(cache, damage):
     assert kept.read_bytes() != damage  # written anew
 
 
-def test_a_stale_copy_is_replaced(cache):
+def test_the_newest_copies_stay_and_older_ones_go(cache):
+    """Other installs (another version of the code) keep their copies, up to KEPT_COPIES of
+    one language, the newest; a session using one never deletes another's in turn."""
+    import os
+
     cache.mkdir()
-    stale = cache / "lemmas-en-00000000000000000000.marshal"
-    stale.write_bytes(b"old")
+    others = []
+    for n in range(lemmas.KEPT_COPIES + 1):
+        other = cache / f"lemmas-en-{n:020d}.marshal"
+        other.write_bytes(b"another install's")
+        os.utime(other, ns=(10**18 + n, 10**18 + n))  # the higher n, the newer
+        others.append(other)
     fresh("en")
-    assert not stale.exists()
-    assert len(_files(cache, "en")) == 1
+    kept = lemmas.KEPT_COPIES - 1  # beside this install's own
+    assert [o.exists() for o in others] == [False] * (len(others) - kept) + [True] * kept
+    assert len(_files(cache, "en")) == lemmas.KEPT_COPIES
 
 
 def test_an_unwritable_cache_only_costs_the_folding(tmp_path, monkeypatch):

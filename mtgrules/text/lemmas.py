@@ -78,6 +78,8 @@ def _folded_tables(files: dict[str, Any], names: list[str]) -> dict[str, str]:
 
 # The folded tables' folder: $MTGRULES_CACHE, else the user's cache folder; "off" keeps none.
 CACHE_VARIABLE = "MTGRULES_CACHE"
+# Copies of one language's table kept (each install or version of the code writes its own).
+KEPT_COPIES = 4
 # What a folded table is made by: changing any of these makes the kept copies stale.
 _FOLDING_CODE = ("lemmas.py", "fold.py", "chinese.py")
 
@@ -131,8 +133,9 @@ def _read_cached(path: Path | None) -> dict[str, str] | None:
 
 def _write_cached(path: Path | None, lang: str, table: dict[str, str]) -> None:
     """Written whole under a temporary name, then renamed: a process reading it at the same
-    time finds the old file or the new one, never half of one. Older copies of the same
-    language's table (another version of the tables or of the code) are removed."""
+    time finds the old file or the new one, never half of one. Of the copies of the same
+    language's table (other versions of the tables or of the code), the KEPT_COPIES newest
+    stay: two installs used in turn on one machine keep theirs, and older ones go."""
     if path is None:
         return
     try:
@@ -145,9 +148,10 @@ def _write_cached(path: Path | None, lang: str, table: dict[str, str]) -> None:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
-        for old in path.parent.glob(f"lemmas-{lang}-*.marshal"):
-            if old != path:
-                old.unlink(missing_ok=True)
+        others = [p for p in path.parent.glob(f"lemmas-{lang}-*.marshal") if p != path]
+        others.sort(key=lambda p: p.stat().st_mtime_ns, reverse=True)
+        for old in others[KEPT_COPIES - 1 :]:
+            old.unlink(missing_ok=True)
     except OSError:
         pass
 
