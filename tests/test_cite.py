@@ -77,6 +77,10 @@ GRAMMAR: list[tuple[str, list[str]]] = [
     ("[rule 702.19c](https://example.org/#R70219c)", ["702.19c"]),
     ("rule&nbsp;702.19b", ["702.19b"]),
     ("    // 702.19b The controller", ["702.19b"]),
+    ("Transform: see 701.28a. Convert is 701.50a.", ["701.28a"]),  # "is 701.50a" says less
+    ("voir 702.19b et 702.19c", ["702.19b", "702.19c"]),
+    ("Siehe 702.19b", ["702.19b"]),
+    ("oversee 702.19b", []),
     (
         "See rules 702.109, “Dash,” 702.152, “Blitz,” and 702.185, “Warp.”",
         ["702.109", "702.152", "702.185"],

@@ -372,7 +372,11 @@ def find_citations(text: str) -> list[Found]:
         elif (lone := _LONE_SUBRULE.match(text, s)) is not None:
             head = _COMMENT_HEAD.search(text, max(0, s - 12), s)
             entries: list[tuple[str, int, int, str | None]] = [(_label(lone), *_span(lone), None)]
-            if (head and head.end() == s) or _join_range(text, lone.end(), entries) is not None:
+            if (
+                (head and head.end() == s)
+                or _see_before(text, s)
+                or _join_range(text, lone.end(), entries) is not None
+            ):
                 labels, end = _read_citation(text, lone)
         if labels:
             found.extend(labels)
@@ -443,6 +447,13 @@ def _inside(spans: list[tuple[int, int]], at: int) -> bool:
 
 _SEE = re.compile(r"(?:see|cf\.|voir|ver|véase|siehe|vgl\.)\s+$", re.I)
 _CLOSE = re.compile(rf"{_SPACE}*[)\]]")
+
+
+def _see_before(text: str, at: int) -> bool:
+    """ "see 701.28a" in prose, without a parenthesis: "see" says it is a citation (no float
+    literal of code follows that word)."""
+    see = _SEE.search(text, max(0, at - 8), at)
+    return see is not None and (see.start() == 0 or not text[see.start() - 1].isalnum())
 
 
 def _bare_before(text: str, at: int) -> re.Match[str] | None:

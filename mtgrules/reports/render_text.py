@@ -382,7 +382,9 @@ def render_diff(report: dict[str, Any], colour: bool = False, width: int = WIDTH
         out.append("")
         out += [bold(line, colour) for line in wrap_lines(f"{mark} {head}", width, "", "    ")]
         if c.get("words") is not None and (c.get("wording_changed") or c["kind"] == "notation"):
-            out.append(wrap(marked(c["words"], colour), "    ", width))
+            asked = report.get("rule") in (old, new)  # `diff --rule 205.3m`: all of it
+            words = c["words"] if asked else _in_view(c["words"])
+            out.append(wrap(marked(words, colour), "    ", width))
         elif c["kind"] == "added":
             out.append(wrap(c["b_text"] or "", "    ", width))
         elif c["kind"] == "removed":
@@ -393,6 +395,18 @@ def render_diff(report: dict[str, Any], colour: bool = False, width: int = WIDTH
     if not report["changes"]:
         out.append("\nNo differences.")
     return "\n".join(out)
+
+
+# A reworded clause longer than this many words is shown around its changes only: the lists
+# of subtypes (205.3m, the creature types: 347 words in 2026-01-16; 205.3i, 205.3j). A rule
+# of ordinary length is shown whole, as a historian reads it (99% of the rules of 2026-01-16
+# have at most 140 words; 508.4 has 98). --format json always has every word.
+LONG_CLAUSE_WORDS = 150
+
+
+def _in_view(ops: list[dict[str, str]]) -> list[dict[str, str]]:
+    words = sum(len(op["a"].split()) for op in ops)
+    return condensed(ops, context=10, head=12) if words > LONG_CLAUSE_WORDS else ops
 
 
 # A diff between two printings lists hundreds of clauses whose only change is "'" for "’":

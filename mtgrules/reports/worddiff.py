@@ -92,10 +92,11 @@ def _opcodes(ta: list[str], tb: list[str]) -> list[tuple[str, int, int, int, int
     return out
 
 
-def condensed(ops: list[dict[str, str]], context: int = 8) -> list[dict[str, str]]:
+def condensed(ops: list[dict[str, str]], context: int = 8, head: int = 0) -> list[dict[str, str]]:
     """The same operations with long unchanged stretches cut to ``context`` words on each
     side of a change ("…" marks the cut): a one-word edit in the 300-word creature-type list
-    reads as that edit, not as the list."""
+    reads as that edit, not as the list. ``head`` words of the clause's opening are kept as
+    well, so that the reader sees which list it is."""
     if not changed(ops):
         return ops
     out: list[dict[str, str]] = []
@@ -111,6 +112,8 @@ def condensed(ops: list[dict[str, str]], context: int = 8) -> list[dict[str, str
         parts = []
         if after_change:
             parts.append(" ".join(words[: context + 1]))  # words[0] is "" after a change
+        elif head and len(words) > head + context + 1:
+            parts.append(" ".join(words[:head]))
         parts.append("…")
         if before_change:
             parts.append(" ".join(words[-context - 1 :]))

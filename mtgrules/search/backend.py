@@ -24,7 +24,7 @@ from ..store.search_index import (
     group_key,
 )
 from ..store.sql import dialect_of, fetch, fetch_in, in_list, scalar, store_url
-from ..text.fold import fold_words, has_han, is_han
+from ..text.fold import fold_words, has_han, is_charwise, is_han
 from .query import Expr
 
 # ts_rank weights {D, C, B, A}: the glossary term (A) 5x the body (D), as bm25 on SQLite;
@@ -278,7 +278,7 @@ def vocabulary(db: Any) -> dict[str, int]:
     else:
         sql = f"SELECT term, doc FROM {VOCAB_TABLE}"
     # Only words a person might mistype: no digits, no single Han characters.
-    words = {w: int(n) for w, n in fetch(db, sql) if w.isalpha() and not is_han(w)}
+    words = {w: int(n) for w, n in fetch(db, sql) if w.isalpha() and not is_charwise(w)}
     _VOCAB_CACHE.clear()  # one store at a time is the normal case; keep memory flat
     _VOCAB_CACHE[key] = words
     return words

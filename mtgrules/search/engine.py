@@ -22,7 +22,7 @@ from ..store.queries import EditionInfo, filter_editions, list_editions
 from ..store.search_index import term_key
 from ..termbase import Termbase, load_termbase
 from ..text.detect import spelled_languages
-from ..text.fold import fold_words
+from ..text.fold import fold_words, is_han
 from ..text.labels import match_rule_query, parent_of
 from ..text.language import base_language, language_order, same_language, same_tag
 from .backend import (
@@ -363,7 +363,7 @@ def _with_lemmas(
 
     terms = []
     for t in parsed.terms:
-        if t.han:
+        if t.charwise:
             terms.append(t)
             continue
         found = {lm for a in t.alts for lm in lemmas_of(a)}
@@ -401,7 +401,16 @@ def _resolve_terms(
     terms: list[Term] = []
     unmatched: list[str] = []
     for t in parsed.terms:
-        if t.han and len(t.alts[0]) >= 3 and _df(db, t, dfs) == 0:
+        if t.charwise and not is_han(t.alts[0]) and _df(db, t, dfs) == 0:
+            # A kana or Hangul word the index does not hold: its longest beginning that it
+            # does (a Korean verb's stem before an ending not cut: 받나요 -> 받; a katakana
+            # word spelled shorter in the rules).
+            word = t.alts[0]
+            for n in range(len(word) - 1, 0, -1):
+                if _df(db, Term((word[:n],)), dfs) > 0:
+                    terms.append(Term((word[:n],)))
+                    break
+        elif t.charwise and len(t.alts[0]) >= 3 and _df(db, t, dfs) == 0:
             unmatched.append(t.alts[0])
             words = han_words(
                 t.alts[0], han_terms(db), lambda piece: _df(db, Term((piece,)), dfs) > 0
@@ -411,7 +420,7 @@ def _resolve_terms(
             terms.append(t)
     if not terms:  # only asking words: search their pieces rather than nothing
         terms = [Term((p,)) for run in unmatched for p in dict.fromkeys(han_pieces(run))]
-    unknown = [t.alts[0] for t in terms if not t.han and document_count(db, Expr((t,))) == 0]
+    unknown = [t.alts[0] for t in terms if not t.charwise and document_count(db, Expr((t,))) == 0]
     fixes = corrections(db, unknown) if unknown else {}
     if fixes:
         terms = [Term(tuple(fixes[t.alts[0]])) if t.alts[0] in fixes else t for t in terms]
@@ -638,7 +647,7 @@ def _rank(
     # characters are its terms' own phrases).
     def word_weight(word: str, lemma: str) -> float:
         for t, w in zip(terms, idfs, strict=True):
-            if not t.han and (stem(word) in t.alts or word in t.alts or lemma in t.lemmas):
+            if not t.charwise and (stem(word) in t.alts or word in t.alts or lemma in t.lemmas):
                 return w
         return 0.0
 
@@ -785,7 +794,7 @@ def _naming_titles(
 ) -> list[_Candidate]:
     """Headings and keyword rules (a title only: "702.19 Trample") whose words, by lemma,
     are the query's searched words, give or take one ("Step", "The")."""
-    wanted: list[set[str]] = [{*t.alts, *t.lemmas} for t in terms if not t.han]
+    wanted: list[set[str]] = [{*t.alts, *t.lemmas} for t in terms if not t.charwise]
     if not wanted or len(wanted) != len(terms) or len(wanted) > 4:
         return []
     out = []

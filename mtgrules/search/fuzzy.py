@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..text.fold import is_han
+from ..text.fold import is_charwise
 from .backend import vocabulary
 
 FUZZY_PER_WORD = 3
@@ -26,7 +26,7 @@ def max_edits(word: str) -> int:
 def corrections(db: Any, words: list[str]) -> dict[str, list[str]]:
     """For each of ``words`` (folded, each unknown to the index): its nearest indexed words,
     best first; words with no neighbour close enough are left out."""
-    todo = [w for w in words if not is_han(w) and len(w) >= MIN_FUZZY_LENGTH and w.isalpha()]
+    todo = [w for w in words if not is_charwise(w) and len(w) >= MIN_FUZZY_LENGTH and w.isalpha()]
     if not todo:
         return {}
     from rapidfuzz import process

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ..text.chinese import to_simplified
-from ..text.fold import fold_char, has_han, is_han
+from ..text.fold import fold_char, has_han, is_charwise
 
 
 def highlight_spans(text: str, words: list[str]) -> list[tuple[int, int]]:
@@ -30,7 +30,9 @@ def highlight_spans(text: str, words: list[str]) -> list[tuple[int, int]]:
         if not word:
             continue
         # Latin words match at a word start (the index matches prefixes); Han anywhere.
-        pattern = re.escape(word) if is_han(word) else r"(?<![^\W_])" + re.escape(word) + r"\w*"
+        pattern = (
+            re.escape(word) if is_charwise(word) else r"(?<![^\W_])" + re.escape(word) + r"\w*"
+        )
         for m in re.finditer(pattern, folded):
             if m.end() == m.start():
                 continue

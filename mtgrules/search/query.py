@@ -12,7 +12,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
 from ..errors import QueryError
-from ..text.fold import fold_words, index_words, is_han
+from ..text.fold import fold_words, index_words, is_charwise, is_han, is_hangul, is_hiragana
 
 # --kind: what a reader calls rules also covers section headings and the examples under rules.
 KIND_GROUPS: dict[str, tuple[str, ...]] = {
@@ -50,6 +50,35 @@ QUESTION_WORDS = frozenset(
 # a Han run that matches nothing as a whole is searched as its two-character pieces, and a
 # piece holding one of these says nothing about the subject.
 HAN_FUNCTION_CHARS = frozenset("的了吗呢吧么是有几多少什怎如何哪谁我你他她它在和与会能可要")
+# Korean words that ask or only link ("어떻게 되나요", "할 수 있나요": how, can): dropped
+# like QUESTION_WORDS.
+KOREAN_QUESTION_WORDS = frozenset(
+    "어떻게 어떤 무엇 무엇인가요 뭔가요 언제 누가 누구 누구인가요 왜 어디 어디로 몇 수 때 것 경우 "
+    "있나요 있습니까 있을까요 있는 되나요 됩니까 될까요 하나요 합니까 인가요 입니까 되면 하면 "
+    "및 또는 그 이 저 제 내 나".split()
+)
+# What a Korean word carries after its stem (생물이, 생물들은, 공격하는, 탭된): particles,
+# the plural 들, and the endings of 하다 and 되다 verbs, longest first. The index stores Hangul
+# one syllable per token, so the stem is found inside any form of the word.
+KOREAN_ENDINGS = tuple(
+    sorted(
+        set(
+            "에서는 에게서 으로는 으로도 에서 에게 한테 께서 까지 부터 보다 처럼 으로 이나 이며 이고 "
+            "이라는 라는 이라 들이 들을 들은 들의 들에 들도 들로 들과 이 가 은 는 을 를 의 에 로 와 "
+            "과 도 만 "
+            "하였습니다 했습니다 합니다 하나요 하는지 하려면 하면 하는 하고 하여 해도 해야 했다 "
+            "한다 하지 할 한 되었습니다 됩니다 되나요 되는 되면 되어 된다 되지 돼도 될 된".split()
+        ),
+        key=len,
+        reverse=True,
+    )
+)
+# The endings of 하다 and 되다 leave a one-syllable stem too (탭된: 탭); a particle does
+# not (the 이 of 이하 is no particle).
+_VERB_ENDING = ("하", "했", "한", "할", "해", "되", "된", "될", "돼")
+# Japanese question words written in Han (何枚 how many, 誰 who): a kanji run holding one
+# asks rather than names.
+JAPANESE_QUESTION_CHARS = frozenset("何誰")
 # Full-text operators a user may type thinking they work; they would be searched as plain
 # words (every word is quoted), which is not what was meant: say so instead.
 _FTS_SYNTAX = re.compile(r"[*^]|\bNEAR\s*\(", re.I)
@@ -99,10 +128,11 @@ def fts_match(groups: list[list[str]]) -> str:
     """An FTS5 MATCH expression: AND of groups, OR inside a group, every word quoted.
 
     The words come from fold_words (letters and digits only), so no quote can appear inside;
-    a Han run becomes a phrase of single characters, the way the index stores it."""
+    a Han, kana or Hangul run becomes a phrase of single characters, the way the index
+    stores it."""
 
     def term(word: str) -> str:
-        if is_han(word):
+        if is_charwise(word):
             return '"' + " ".join(word) + '"'
         # Prefix match for real words (stack -> stacks); short ones exact, or "a" matches all.
         return f'"{word}"*' if len(word) >= 3 else f'"{word}"'
@@ -118,7 +148,7 @@ def pg_tsquery(groups: list[list[str]]) -> str:
     """The same query for PostgreSQL's to_tsquery('simple', ...)."""
 
     def term(word: str) -> str:
-        if is_han(word):
+        if is_charwise(word):
             return "(" + " <-> ".join(f"'{ch}'" for ch in word) + ")"
         return f"'{word}':*" if len(word) >= 3 else f"'{word}'"
 
@@ -139,8 +169,9 @@ class Term:
     lemmas: tuple[str, ...] = ()
 
     @property
-    def han(self) -> bool:
-        return is_han(self.alts[0])
+    def charwise(self) -> bool:
+        """A Han, kana or Hangul run: a phrase of characters, as the index stores them."""
+        return is_charwise(self.alts[0])
 
     def match(self) -> str:
         words = fts_match([list(self.alts)])
@@ -220,22 +251,47 @@ def parse_query(query: str) -> ParsedQuery:
     stack; "how many cards in a starting hand" is cards, starting, hand) unless nothing
     would be left."""
     words = query_words_checked(query)
-    content = [w for w in words if w not in STOP_WORDS and w not in QUESTION_WORDS]
+    content = [w for w in words if w not in STOP_WORDS and not asks(w)]
     if not content:
         content = [w for w in words if w not in STOP_WORDS] or words
     seen: list[str] = []
     for w in content:
-        w = stem(w)
+        w = korean_stem(w) if is_hangul(w) else stem(w)
         if w not in seen:
             seen.append(w)
     return ParsedQuery(query, words, [Term((w,)) for w in seen], index_tokens(query))
+
+
+def asks(word: str) -> bool:
+    """A query word that asks or only links, in any language: the question words, a
+    hiragana run of a Japanese question (particles and endings: の, を, られる, ですか;
+    Japanese content words are written in Han and katakana), a Korean question word, a
+    kanji run with a question character (何枚)."""
+    return (
+        word in QUESTION_WORDS
+        or word in KOREAN_QUESTION_WORDS
+        or is_hiragana(word)
+        or (is_han(word) and bool(set(word) & JAPANESE_QUESTION_CHARS))
+    )
+
+
+def korean_stem(word: str) -> str:
+    """A Korean word without the particle or ending it carries (생물이 -> 생물, 공격하는 ->
+    공격, 탭된 -> 탭), so that it is found in any of its forms; the word itself when no
+    ending leaves a stem of two syllables (one for the endings of 하다 and 되다)."""
+    for ending in KOREAN_ENDINGS:
+        if word.endswith(ending) and len(word) > len(ending):
+            rest = word[: -len(ending)]
+            if len(rest) >= 2 or ending.startswith(_VERB_ENDING):
+                return rest
+    return word
 
 
 def stem(word: str) -> str:
     """A word as a prefix that also finds its singular: a plural's ending cut (creatures ->
     creature, abilities -> abilit, costes -> coste), since the index matches prefixes and
     a question says "creatures" where the rule says "a creature"."""
-    if is_han(word) or not word.isalpha():
+    if is_charwise(word) or not word.isalpha():
         return word
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3]

@@ -152,7 +152,7 @@ def term_in(term: Term, tokens: list[str], joined: str, lemmas: list[str] | None
     index matches it), a short word exactly, a Han run as consecutive characters, or one of
     the term's lemmas as a lemma of the text."""
     for alt in term.alts:
-        if term.han:
+        if term.charwise:
             if alt in joined:
                 return True
         elif len(alt) >= 3:
@@ -169,7 +169,7 @@ def term_in(term: Term, tokens: list[str], joined: str, lemmas: list[str] | None
 def positions(term: Term, tokens: list[str], lemmas: list[str] | None = None) -> list[int]:
     """Where ``term`` starts among ``tokens`` (or, by a lemma, among ``lemmas``)."""
     out: list[int] = []
-    if term.han:
+    if term.charwise:
         for alt in term.alts:
             n, first = len(alt), alt[0]
             out += [
@@ -198,7 +198,7 @@ def positions(term: Term, tokens: list[str], lemmas: list[str] | None = None) ->
 
 def span(term: Term) -> int:
     """How many tokens ``term`` covers where it stands (a Han run: one per character)."""
-    return len(term.alts[0]) if term.han else 1
+    return len(term.alts[0]) if term.charwise else 1
 
 
 def has_phrase(phrase: list[str], tokens: list[str], exact: bool = False) -> bool:

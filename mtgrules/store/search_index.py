@@ -159,12 +159,20 @@ PG_INSERT = (
     "CAST(:lemmas AS TEXT[])) AS u(id, body, term, lemma)"
 )
 _PARENTHESIS = re.compile(r"\s*\([^()]*\)\s*$")
+# The Japanese glossary's headings: the term, its reading in full-width parentheses, then
+# the English term after a full-width slash (相棒（あいぼう）／Companion).
+_READING = re.compile(r"^([^（(]+)[（(][^）)]*[）)]\s*[／/].*$")
 
 
 def term_key(term: str) -> str:
     """A glossary term as an exact lookup sees it: folded, words only, and without a
     trailing remark in parentheses ("Converted Mana Cost (Obsolete)" is the entry for
-    "converted mana cost"; "Summoning Sickness (Informal)" for "summoning sickness")."""
+    "converted mana cost"; "Summoning Sickness (Informal)" for "summoning sickness"), nor
+    a Japanese heading's reading and English (トランプル（とらんぷる）／Trample is the entry
+    for トランプル)."""
+    reading = _READING.match(term)
+    if reading:
+        term = reading.group(1)
     return " ".join(fold_words(_PARENTHESIS.sub("", term) or term))
 
 
@@ -317,6 +325,20 @@ def index_clauses(
             for cid, kind, term, norm, label in rows
         ),
     )
+
+
+def has_charwise_text(conn: Connection) -> bool:
+    """Whether any indexed clause holds kana or Hangul (migration 0011 reindexes only
+    such a store: the index of any other text is the same in 0010's form and today's)."""
+    kinds = ", ".join(f"'{k}'" for k in INDEXED_KINDS)
+    if conn.dialect.name == "postgresql":
+        test = "(c.norm ~ '[\u3041-\u30ff\uac00-\ud7a3]' OR c.term ~ '[\u3041-\u30ff]')"
+    else:
+        test = "(c.norm GLOB '*[\u3041-\u30ff\uac00-\ud7a3]*' OR c.term GLOB '*[\u3041-\u30ff]*')"
+    row = conn.exec_driver_sql(
+        f"SELECT 1 FROM clause c WHERE c.kind IN ({kinds}) AND {test} LIMIT 1"
+    ).first()
+    return row is not None
 
 
 def rebuild_index(conn: Connection) -> int:

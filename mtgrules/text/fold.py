@@ -22,11 +22,27 @@ HAN_RUN = re.compile(f"[{HAN_CLASS}]+")
 # jamo): a text holding them is Japanese or Korean, whatever Han characters it also holds.
 KANA = re.compile("[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9d]")
 HANGUL = re.compile("[\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f]")
+# The letters of the scripts the index stores one character per token, as it does Han:
+# Japanese writes no spaces (a word sits inside a kana run: ライブラリーのカードを), and a
+# Korean word carries its particles and endings (생물이, 공격하는), so a word must be found
+# inside a run, as consecutive characters. Hiragana and katakana apart (a change of script
+# is where Japanese words meet), without the middle dot ・ and the double hyphen ゠
+# (punctuation); the prolonged sound mark ー is a katakana letter.
+HIRAGANA_CLASS = "\u3041-\u3096\u309d-\u309f"
+KATAKANA_CLASS = "\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff"
+HANGUL_CLASS = "\uac00-\ud7a3"
+CHARWISE_CLASS = HAN_CLASS + HIRAGANA_CLASS + KATAKANA_CLASS + HANGUL_CLASS
+CHARWISE = re.compile(f"[{CHARWISE_CLASS}]")
+_CHARWISE_RUN = re.compile(f"[{CHARWISE_CLASS}]+")
 # What the FTS tokenizers (unicode61, PostgreSQL 'simple') treat as a word: letters and
-# digits; a run of Han characters is kept whole here (the search makes it a phrase).
-_WORD = re.compile(rf"[^\W_{HAN_CLASS}]+|[{HAN_CLASS}]+", re.UNICODE)
-# A token of index_form's output: a word, or one Han character (index_form spaces them).
-_TOKEN = re.compile(rf"[^\W_{HAN_CLASS}]+|[{HAN_CLASS}]", re.UNICODE)
+# digits; a run of one charwise script is kept whole here (the search makes it a phrase).
+_WORD = re.compile(
+    rf"[^\W_{CHARWISE_CLASS}]+|[{HAN_CLASS}]+|[{HIRAGANA_CLASS}]+|[{KATAKANA_CLASS}]+"
+    rf"|[{HANGUL_CLASS}]+",
+    re.UNICODE,
+)
+# A token of index_form's output: a word, or one charwise character (index_form spaces them).
+_TOKEN = re.compile(rf"[^\W_{CHARWISE_CLASS}]+|[{CHARWISE_CLASS}]", re.UNICODE)
 
 # The combining marks NFKD leaves on Latin, Greek and Cyrillic letters. Kana voicing marks
 # are not accents (か and が are two syllables), so they stay. One regex pass rather than a
@@ -34,13 +50,31 @@ _TOKEN = re.compile(rf"[^\W_{HAN_CLASS}]+|[{HAN_CLASS}]", re.UNICODE)
 _MARKS = re.compile(
     "[\u0300-\u036f\u0483-\u0489\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]"
 )
-# NFKD splits Hangul syllables into conjoining jamo; they are put back together after.
-_JAMO = re.compile("[\u1100-\u11ff]")
+# NFKD splits Hangul syllables into conjoining jamo, and kana into the base syllable and the
+# combining voicing mark (が: か + U+3099, プ: フ + U+309A); both are put back together
+# after, or が would fold as か and the mark, a non-letter, would cut プレイヤー in two.
+_RECOMPOSE = re.compile("[\u1100-\u11ff\u3099\u309a]")
 
 
 def is_han(word: str) -> bool:
     """True if ``word`` starts with a Han character (a folded query word is all or none)."""
     return bool(HAN.match(word))
+
+
+def is_charwise(word: str) -> bool:
+    """True if ``word`` is written in a script the index stores one character per token
+    (Han, kana, Hangul): it is searched as a phrase of its characters."""
+    return bool(CHARWISE.match(word))
+
+
+def is_hiragana(word: str) -> bool:
+    """True if ``word`` (a folded word of fold_words) is a hiragana run: in a Japanese
+    question mostly particles and endings (の, を, られる, ですか)."""
+    return bool(re.fullmatch(f"[{HIRAGANA_CLASS}]+", word))
+
+
+def is_hangul(word: str) -> bool:
+    return bool(re.fullmatch(f"[{HANGUL_CLASS}]+", word))
 
 
 def has_han(text: str) -> bool:
@@ -59,7 +93,8 @@ def fold_char(ch: str) -> str:
     """One character folded (for the highlighter, which maps positions back)."""
     if ch.isascii():
         return ch.lower()
-    return _MARKS.sub("", unicodedata.normalize("NFKD", ch.casefold()))
+    folded = _MARKS.sub("", unicodedata.normalize("NFKD", ch.casefold()))
+    return unicodedata.normalize("NFC", folded) if _RECOMPOSE.search(folded) else folded
 
 
 def fold(text: str) -> str:
@@ -67,7 +102,7 @@ def fold(text: str) -> str:
     if text.isascii():
         return text.lower()
     folded = _MARKS.sub("", unicodedata.normalize("NFKD", text.casefold()))
-    if _JAMO.search(folded):
+    if _RECOMPOSE.search(folded):
         folded = unicodedata.normalize("NFC", folded)
     if HAN.search(folded):
         from .chinese import to_simplified  # OpenCC's tables load on first use only
@@ -82,25 +117,28 @@ def _space_han(match: re.Match[str]) -> str:
 
 @lru_cache(maxsize=65536)
 def index_form(text: str) -> str:
-    """The text as the full-text index stores it: folded, every Han character a word.
+    """The text as the full-text index stores it: folded, every Han, kana and Hangul
+    character a word.
 
-    Chinese has no spaces, and a two-character word such as 堆叠 must still be found (a
-    trigram tokenizer matches nothing shorter than three characters). Cached because most
-    clauses repeat word for word across the English editions: the bundled corpus has
-    ~70,000 clauses but only ~15,000 distinct texts."""
+    Chinese and Japanese have no spaces, and a two-character word such as 堆叠 or a
+    katakana word inside a kana run must still be found (a trigram tokenizer matches nothing
+    shorter than three characters); a Korean word is found inside its eojeol (생물 in 생물이).
+    Cached because most clauses repeat word for word across the English editions: the
+    bundled corpus has ~70,000 clauses but only ~15,000 distinct texts."""
     folded = fold(text)
-    if HAN.search(folded):
-        folded = HAN_RUN.sub(_space_han, folded)
+    if not folded.isascii() and CHARWISE.search(folded):
+        folded = _CHARWISE_RUN.sub(_space_han, folded)
     return folded
 
 
 def fold_words(text: str) -> list[str]:
-    """The folded words of a text: Latin words whole, each Han run as one word (a phrase)."""
+    """The folded words of a text: Latin words whole, each run of Han, hiragana, katakana or
+    Hangul as one word (a phrase)."""
     return _WORD.findall(fold(text))
 
 
 @lru_cache(maxsize=16384)
 def index_words(text: str) -> tuple[str, ...]:
-    """The tokens the full-text index holds for ``text``: folded words, one per Han
-    character (the words of index_form, as unicode61 and 'simple' cut them)."""
+    """The tokens the full-text index holds for ``text``: folded words, one per Han, kana
+    or Hangul character (the words of index_form, as unicode61 and 'simple' cut them)."""
     return tuple(_TOKEN.findall(index_form(text)))

@@ -1,0 +1,179 @@
+"""Japanese and Korean search on the real translations (shared/translations: the judge
+program's Japanese of 2026-01-16, the kormtgcr Korean of 2020-09-25): the index stores kana
+and Hangul one character per token, as it does Han, so a word is found inside a kana run or
+an eojeol; a question's particles, endings and asking words are not searched. Then the
+pieces as tables (folding, tokens, Korean stems, Japanese glossary keys) and migration 0011.
+
+The expected rules were read in the translations' own lines (the ko file is numbered as of
+2020: its 103.7a is today's 103.8a).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from mtgrules.align.plan import ingest_and_align
+from mtgrules.search import search
+from mtgrules.search.query import korean_stem, parse_query
+from mtgrules.store import open_store, session_scope
+from mtgrules.store.search_index import has_charwise_text, term_key
+from mtgrules.text.fold import fold, fold_words, index_words
+
+from .conftest import ON_PG, TRANSLATIONS, drop_store, pg_create_database
+
+JA = TRANSLATIONS / "ja-2026-01-16.mtgwiki-lines.txt"
+KO = TRANSLATIONS / "ko-2020-09-25.kormtgcr.txt"
+needs_translations = pytest.mark.skipif(
+    not (JA.is_file() and KO.is_file()), reason=f"{TRANSLATIONS} not present (the shared data)"
+)
+
+# (text, folded): the kana voicing marks stay on their syllable (NFKD splits them off)
+FOLD = [
+    ("プレイヤー", "プレイヤー"),  # プ = フ + U+309A: one letter, not two
+    ("が", "が"),  # not か and a loose mark
+    ("ｶｰﾄﾞ", "カード"),  # half-width katakana, composed again
+    ("생물이", "생물이"),  # Hangul syllables, not jamo
+    ("Coût", "cout"),  # Latin accents still go
+]
+
+# (text, the index's tokens): Han, kana and Hangul one character each
+TOKENS = [
+    ("トークンを生成した", ("ト", "ー", "ク", "ン", "を", "生", "成", "し", "た")),
+    ("ドロー・ステップ", ("ド", "ロ", "ー", "ス", "テ", "ッ", "プ")),  # ・ is punctuation
+    ("생물이 공격", ("생", "물", "이", "공", "격")),
+    ("the stack 堆叠", ("the", "stack", "堆", "叠")),
+]
+
+# (text, words): a run of one script is one word (a phrase of its characters)
+WORDS = [
+    ("トークンのオーナー", ["トークン", "の", "オーナー"]),
+    ("手札の上限", ["手札", "の", "上限"]),
+    ("+1/+1カウンター", ["1", "1", "カウンター"]),
+    ("독 카운터를", ["독", "카운터를"]),
+]
+
+# (word, stem): a Korean word without its particle or ending
+KOREAN_STEMS = [
+    ("생물이", "생물"),
+    ("생물들은", "생물"),  # the plural 들 with its particle
+    ("공격하는", "공격"),
+    ("탭된", "탭"),  # a 되다 ending leaves one syllable
+    ("이하가", "이하"),  # the 이 of 이하 is no particle
+    ("카운터", "카운터"),
+    ("손", "손"),
+]
+
+# (query, the terms searched): particles, endings and asking words go
+TERMS = [
+    ("トークンのオーナー", ["トークン", "オーナー"]),
+    ("手札の上限は何枚ですか", ["手札", "上限"]),  # 何枚: how many
+    ("탭된 생물로 방어할 수 있나요", ["탭", "생물", "방어"]),
+    ("생명점이 0 이하가 되면 어떻게 되나요", ["생명점", "0", "이하"]),
+    ("ひきわけ", ["ひきわけ"]),  # all hiragana: nothing else to search
+]
+
+# (glossary heading, its key): a Japanese heading is looked up by its term alone
+KEYS = [
+    ("トランプル（とらんぷる）／Trample", "トランプル"),
+    ("手札の上限（てふだのじょうげん）／Maximum Hand Size", "手札 の 上限"),
+    ("Converted Mana Cost (Obsolete)", "converted mana cost"),
+]
+
+# (query, rule, within, why): the rule among the first hits
+ANSWERS = [
+    ("トークン", "111.1", 5, "トークン inside the run トークンは…"),
+    ("マナ能力はスタックに積まれない", "605.3b", 1, "katakana words inside kana runs"),
+    ("ライフが0以下", "704.5a", 1, ""),
+    ("警戒を持つクリーチャーは攻撃するとタップするのか", "702.20b", 1, "a question"),
+    ("生け贄に捧げる", "701.21", 3, "after its glossary entry"),
+    ("생명점이 0 이하가 되면 어떻게 되나요", "704.5a", 1, "생명점 in 생명점이"),
+    ("경계를 가진 생물은 공격할 때 탭되나요", "702.20b", 1, "stems of every word"),
+    ("한 개의 대지만 플레이", "305.2", 1, ""),
+    ("희생", "701.17", 1, "the 2020 number of sacrifice"),
+]
+
+
+@pytest.mark.parametrize(("text", "folded"), FOLD)
+def test_folding_keeps_kana_and_hangul_letters_whole(text, folded):
+    assert fold(text) == folded
+
+
+@pytest.mark.parametrize(("text", "tokens"), TOKENS)
+def test_the_index_stores_cjk_one_character_per_token(text, tokens):
+    assert index_words(text) == tokens
+
+
+@pytest.mark.parametrize(("text", "words"), WORDS)
+def test_a_run_of_one_script_is_one_word(text, words):
+    assert fold_words(text) == words
+
+
+@pytest.mark.parametrize(("word", "stem"), KOREAN_STEMS)
+def test_korean_particles_and_endings_are_cut(word, stem):
+    assert korean_stem(word) == stem
+
+
+@pytest.mark.parametrize(("query", "terms"), TERMS)
+def test_a_questions_particles_and_asking_words_are_not_searched(query, terms):
+    assert [t.alts[0] for t in parse_query(query).terms] == terms
+
+
+@pytest.mark.parametrize(("term", "key"), KEYS)
+def test_a_japanese_glossary_heading_is_looked_up_by_its_term(term, key):
+    assert term_key(term) == key
+
+
+@pytest.fixture(scope="module")
+def cjk_store(tmp_path_factory):
+    """The Japanese and Korean translations alone, ingested as `mtgrules ingest` does."""
+    if not (JA.is_file() and KO.is_file()):
+        pytest.skip(f"{TRANSLATIONS} not present (the shared data)")
+    ref = pg_create_database() if ON_PG else tmp_path_factory.mktemp("cjk") / "cjk.sqlite"
+    engine = open_store(str(ref))
+    with session_scope(engine) as s:
+        ingest_and_align(s, [JA], language="ja")
+    with session_scope(engine) as s:
+        ingest_and_align(s, [KO])
+    yield engine
+    engine.dispose()
+    drop_store(ref)
+
+
+def _labels(engine, query: str, limit: int = 10) -> list[str | None]:
+    with session_scope(engine, write=False) as s:
+        return [h.label for h in search(s, query, limit=limit).hits]
+
+
+@needs_translations
+@pytest.mark.parametrize(("query", "rule", "within", "why"), ANSWERS)
+def test_japanese_and_korean_queries_find_their_rule(cjk_store, query, rule, within, why):
+    assert rule in _labels(cjk_store, query, limit=max(within, 5))[:within], why
+
+
+@needs_translations
+def test_the_japanese_glossary_entry_comes_first_then_its_rule(cjk_store):
+    with session_scope(cjk_store, write=False) as s:
+        hits = search(s, "トランプル", limit=3).hits
+    assert (hits[0].kind, hits[0].term) == ("glossary", "トランプル（とらんぷる）／Trample")
+    assert hits[1].label == "702.19"
+
+
+@needs_translations
+def test_migration_0011_reindexes_a_store_with_kana_or_hangul(cjk_store):
+    from alembic import command
+
+    from mtgrules.store.migrate import alembic_config
+
+    with cjk_store.connect() as conn:
+        assert has_charwise_text(conn)
+    cfg = alembic_config(cjk_store)
+    with cjk_store.connect() as conn, conn.begin():
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0010")
+        command.upgrade(cfg, "0011")
+    assert "605.3b" in _labels(cjk_store, "マナ能力はスタックに積まれない", 1)
+
+
+def test_a_store_without_kana_or_hangul_is_left_as_it_is(corpus_engine):
+    with corpus_engine.connect() as conn:
+        assert not has_charwise_text(conn)
