@@ -182,3 +182,37 @@ def test_diff_of_editions_far_apart_names_the_move(corpus_db, old, new, rule, th
     assert {"from": then, "to": now} in report["renumbered"]
     assert report["summary"]["renumbered"] == report["renumbering"]["renumbered"]
     assert then not in report["removed"] and now not in report["added"]
+
+
+# A diff from the newer edition to the older reads the links stored the other way round
+# (align/composition.py reversed_alignment): the same map, mirrored. Rows: a consecutive pair
+# (the 2009 renumbering, one stored step) and a pair far apart (the stored update pair).
+BACKWARDS = [
+    # Read by hand: cr-en-2009-05-01.txt line 1795 "502.9f Multiple instances of trample on
+    # the same creature are redundant." is line 2392 of cr-en-2009-07-11.txt as 702.17e.
+    ("en-2009-05-01", "en-2009-07-11", ("702.17e", "502.9f")),
+    # Read by hand: cr-en-2022-06-10.txt line 3271 "701.28a To transform a permanent, turn it
+    # over so that its other face is up..." is 701.27a in cr-en-2026-01-16.txt (line 3521;
+    # "transforming double-faced cards" became "double-faced tokens and double-faced cards"),
+    # and 2026's 701.28a is Convert, a rule 2022 lacks.
+    (OLD, NEW, ("701.27a", "701.28a")),
+]
+
+
+@pytest.mark.parametrize(("older", "newer", "move"), BACKWARDS)
+def test_a_diff_backwards_is_the_mirror_of_the_diff_forwards(corpus_db, older, newer, move):
+    forward = run_cli("diff", older, newer, "--format", "json", db=corpus_db)
+    backward = run_cli("diff", newer, older, "--format", "json", db=corpus_db)
+    assert forward.returncode == backward.returncode == 0, backward.stderr
+    assert "in memory" not in backward.stderr
+    f, b = json.loads(forward.stdout), json.loads(backward.stdout)
+    for kind in ("unchanged", "changed", "renumbered", "notation"):
+        assert b["summary"][kind] == f["summary"][kind], kind
+    assert (b["summary"]["added"], b["summary"]["removed"]) == (
+        f["summary"]["removed"],
+        f["summary"]["added"],
+    )
+    assert {(r["to"], r["from"]) for r in f["renumbered"]} == {
+        (r["from"], r["to"]) for r in b["renumbered"]
+    }
+    assert {"from": move[0], "to": move[1]} in b["renumbered"]

@@ -466,3 +466,29 @@ def test_colour_only_on_a_tty_without_no_color(
     os.close(leader)
     assert proc.returncode == 0, proc.stderr
     assert (b"\x1b[" in b"".join(chunks)) == coloured
+
+
+# A number is reused: in cr-en-2009-07-11.txt 702.17 is Trample and 702.19 Banding (702.22
+# today); in cr-en-2012-07-01.txt 702.18 is Trample and 702.19 Vigilance (702.20 today);
+# since cr-en-2014-09-25.txt Trample is 702.19. `drift 702.19` is about today's Trample.
+# (edition, that edition's label for today's 702.19)
+TRAMPLE = [("en-2009-07-11", "702.17"), ("en-2012-07-01", "702.18"), ("en-2014-09-25", None)]
+
+
+@pytest.fixture(scope="module")
+def drift_702_19(corpus_db: Path) -> dict:
+    result = run_cli("drift", "702.19", "--format", "json", db=corpus_db)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_drift_of_a_reused_number_is_today_s_rule(drift_702_19: dict) -> None:
+    keys = [r["key"] for r in drift_702_19["rows"]]
+    assert keys[0] == "702.19" and all(k == "702.19" or k[:-1] == "702.19" for k in keys), keys
+
+
+@pytest.mark.parametrize(("slug", "label"), TRAMPLE)
+def test_drift_names_trample_s_older_numbers(
+    drift_702_19: dict, slugs: dict[str, int], slug: str, label: str | None
+) -> None:
+    assert drift_702_19["rows"][0]["cells"][str(slugs[slug])] == (label or "702.19")

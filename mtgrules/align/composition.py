@@ -8,6 +8,10 @@ with what its line became in B: the links are followed step by step (a split goe
 each of its parts, a merge gathers its clauses). A clause whose line ends on the way is
 removed; one of B whose line starts on the way is added, even when a clause of A reads
 alike: that is what the editions between say happened (a rule deleted, another written).
+
+From a newer edition to an older one (diff en-2026-01-16 en-2025-11-14) the same links
+are read from the other side (reversed_alignment): one map per pair of editions, whichever
+way a reader asks for it.
 """
 
 from __future__ import annotations
@@ -99,4 +103,24 @@ def composed_alignment(
         **result.counts(),
         "composed": composed,
     }
+    return result
+
+
+# A pair read from the other side: what B added, A lacks; what A split, B merged.
+_MIRROR = {"inserted": "deleted", "deleted": "inserted", "split": "merge", "merge": "split"}
+
+
+def reversed_alignment(ea: EditionAlignment) -> EditionAlignment:
+    """``ea`` (B with A, as stored or composed) read as A with B: every pair turned round,
+    its evidence saying so. The counts and the renumbering are the mirror of ``ea``'s."""
+    evidence = {"feature": "reversed", "value": f"{ea.a.slug} -> {ea.b.slug}"}
+    pairs = [
+        Pair(p.b, p.a, p.score, [*p.evidence, evidence], _MIRROR.get(p.kind, p.kind))
+        for p in ea.pairs
+    ]
+    stats = dict(ea.stats)
+    if "clauses_a" in stats or "clauses_b" in stats:
+        stats["clauses_a"], stats["clauses_b"] = stats.get("clauses_b"), stats.get("clauses_a")
+    result = EditionAlignment(ea.b, ea.a, pairs)
+    result.stats = {**stats, **result.counts(), "reversed": True}
     return result

@@ -30,7 +30,7 @@ from sqlalchemy.orm import Session, aliased
 from ..store.models import Alignment, Clause, Link
 from ..store.queries import EditionInfo, clauses_by_id, edition_clauses, list_editions
 from ..store.sql import fetch_in, in_list, json_list
-from .composition import chain_between, composed_alignment
+from .composition import chain_between, composed_alignment, reversed_alignment
 from .edition import compute_edition_alignment, edition_info
 from .lineage import link_ancestors
 from .links import links_touching  # noqa: F401  (re-exported: the read side for search)
@@ -134,9 +134,19 @@ def align_editions(
         if stored is not None:
             return stored
         if not store:
-            chain = chain_between(_stored_steps(session), info_a, info_b)
+            steps = _stored_steps(session)
+            chain = chain_between(steps, info_a, info_b)
             if len(chain) > 1:
                 return composed_alignment(session, info_a, info_b, chain)
+            # From a newer edition to an older one (or a translation to its English): the
+            # links stored the other way, read from the other side.
+            back = load_edition_alignment(session, info_b, info_a)
+            if back is None:
+                chain = chain_between(steps, info_b, info_a)
+                if len(chain) > 1:
+                    back = composed_alignment(session, info_b, info_a, chain)
+            if back is not None:
+                return reversed_alignment(back)
     started = time.perf_counter()
     result = compute_edition_alignment(session, info_a, info_b)
     if store:
@@ -173,14 +183,23 @@ def align_rule(
     the rule's stored links, and anything else is computed in memory."""
     editions = rule_editions(session, rule, as_of)
     ids = [e.info.id for e in editions]
-    if not refresh and not store:
-        # The links every reader reads first (diff, update, the site): the edition pairs
-        # stored at ingest, followed out of the rule.
-        chained = chained_rule_alignment(session, rule, editions, as_of)
-        if chained is not None:
-            return chained
     if not refresh:
         stored = load_rule_links(session, rule, ids)
+        # The links every reader reads first (diff, update, the site): the edition pairs
+        # stored at ingest, followed out of the rule. The editions no current pair reaches
+        # are read from the rule's own stored links, else aligned here, and with ``store``
+        # (`mtgrules align RULE --store`) those links are what is stored: the alignment
+        # stored is the one every reader reads.
+        chained = chained_rule_alignment(
+            session,
+            rule,
+            editions,
+            as_of,
+            kept=stored[:2] if stored is not None else None,
+            store=store and as_of is None,
+        )
+        if chained is not None:
+            return chained
         if stored is not None:
             return rule_alignment(session, rule, editions, *stored, as_of)
     started = time.perf_counter()
@@ -201,14 +220,22 @@ _FORWARD = "previous-edition"
 
 
 def chained_rule_alignment(
-    session: Session, rule: str, editions: list[RuleEdition], as_of: int | None
+    session: Session,
+    rule: str,
+    editions: list[RuleEdition],
+    as_of: int | None,
+    *,
+    kept: tuple[dict[Node, Linked], dict[Node, str]] | None = None,
+    store: bool = False,
 ) -> RuleAlignment | None:
     """The rule's alignment read from the stored edition alignments (the ones every reader
     reads): its clauses in the editions that have it, followed through the stored pairs,
     across renumberings (a clause's link to a clause of another label keeps that clause in
     the group: 502.70b of 2009-05-01 is 702.15b's past) and moves out of the rule (806.7a's
     text under its 2012 number). An edition of the rule that no current stored pair reaches
-    is aligned here, as compute_rule_links does (said as "aligned in memory"); None when no
+    is aligned here, as compute_rule_links does (said as "aligned in memory"), unless
+    ``kept`` (the rule's stored links, load_rule_links) has its links; with ``store`` the
+    links aligned here are stored as the rule's links (save_rule_links). None when no
     edition of the rule is reached (a store made before alignments were kept)."""
     alive = {e.id: e for e in list_editions(session, as_of)}
     rows = {
@@ -247,10 +274,23 @@ def chained_rule_alignment(
         for cid, (eid, view) in clauses_by_id(session, frontier).items():
             edition_of[cid] = eid
             extra_clauses.setdefault(eid, []).append(view)
-    started = time.perf_counter()
-    links, inferred = pair_rule_editions(editions, unreached) if unreached else ({}, {})
-    if unreached:
-        _note(f"rule {rule}", started)
+    links: dict[Node, Linked] = {}
+    inferred: dict[Node, str] = {}
+    if unreached and kept is not None:
+        # Stored by `align RULE --store`: the links that touch the editions not reached.
+        links = {
+            n: ln for n, ln in kept[0].items() if n[0] in unreached or ln.target[0] in unreached
+        }
+        inferred = {n: v for n, v in kept[1].items() if n in links}
+    elif unreached:
+        started = time.perf_counter()
+        links, inferred = pair_rule_editions(editions, unreached)
+        if not store:
+            _note(f"rule {rule}", started)
+    if store:
+        # What readers need beyond the edition pairs (often nothing), in place of any older
+        # copy of the rule's links: the store holds the alignment every reader reads.
+        save_rule_links(session, rule, [e.info.id for e in editions], links, inferred)
     for (aid, src, dst), (score, evidence, label) in sorted(found.items()):
         row = rows[aid]
         why = row.stats.get("why", "stored")

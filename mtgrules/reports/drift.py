@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 from ..errors import NotFoundError, QueryError
 from ..record import OPTIONAL, Record, key
 from ..store.queries import EditionInfo, find_edition, list_editions, rule_not_found
-from ..text.labels import label_sort_key
+from ..text.labels import label_sort_key, rule_scope
 from ..text.language import is_chinese, is_english, matches_language, same_language
 from . import checks as qa
 from .common import (
@@ -220,6 +220,8 @@ def rule_drift(
             per[m.edition].append(m)
         grouped.append((g, per))
 
+    grouped = _today_s_rule(grouped, rule, ref.id, [e.id for e in infos])
+
     rows: list[DriftRow] = []
     extra: list[ExtraRow] = []
     renumbered: list[Renumbering] = []
@@ -288,6 +290,34 @@ def rule_drift(
         _summary(missing, renumbered, findings),
         language_notes([e.language for e in columns]),
     )
+
+
+def _today_s_rule(
+    grouped: list[tuple[Any, dict[int, list[Any]]]], rule: str, ref_id: int, order: list[int]
+) -> list[tuple[Any, dict[int, list[Any]]]]:
+    """The groups of the rule the reference numbers ``rule``, when it has one. The clauses
+    that carried the number in some edition are all aligned, but a number is reused: 702.19
+    was Banding in 2009 (702.22 today) and Vigilance in 2012 (702.20), and `drift 702.19`
+    asks about Trample, as `trace 702.19` does. A clause the reference lacks stays when its
+    last number was under the rule, or when it never had one. An old number the reference does not use (`drift
+    502.70`) keeps every group: their rows are named by today's labels."""
+
+    def under(members: list[Any]) -> bool:
+        return any(m.label and rule_scope(m.label, None, rule) for m in members)
+
+    if not any(under(per.get(ref_id, [])) for _, per in grouped):
+        return grouped
+    kept = []
+    for g, per in grouped:
+        if per.get(ref_id):
+            if under(per[ref_id]):
+                kept.append((g, per))
+            continue
+        labelled = [[m for m in per.get(eid, []) if m.label] for eid in reversed(order)]
+        last = next((ms for ms in labelled if ms), None)
+        if last is None or under(last):  # a reader's note (commentary) has no number
+            kept.append((g, per))
+    return kept
 
 
 def _summary(
