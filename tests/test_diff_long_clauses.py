@@ -37,9 +37,21 @@ ROWS = [
         ["…"],
         20,
     ),
-    (EN, "601.2", ["601.2a", "Any one-shot effects", "To propose the casting of a spell"], ["…"], 40),
+    (
+        EN,
+        "601.2",
+        ["601.2a", "Any one-shot effects", "To propose the casting of a spell"],
+        ["…"],
+        40,
+    ),
     # Chinese: the items between 、 are the words, so the list is cut around its change too.
-    (ZH, "205.3", ["生物和亲缘共享其副类别列表", "索泰利、⟦+术士[Sorcerer]、+⟧后裔", "…"], ["无面鬼"], 7),
+    (
+        ZH,
+        "205.3",
+        ["生物和亲缘共享其副类别列表", "索泰利、⟦+术士[Sorcerer]、+⟧后裔", "…"],
+        ["无面鬼"],
+        7,
+    ),
     (ZH, "205.3m", ["参谋", "⟦+术士[Sorcerer]、+⟧", "无面鬼"], ["…"], 60),
 ]
 
