@@ -137,6 +137,26 @@ def test_pair_checks(source: str, target: str, lang: str, expected: list[str]) -
         ),
         ("may contain no more than fifteen cards.", "最大14枚のカードを使用できる。", "error"),
         ("pay an amount of life greater than 0", "2点以上の量のライフを", "error"),
+        # Korean (kormtgcr ko-2019-10-04 against en-2019-10-04, cut short): "sixty" and "four"
+        # written 60 and 4 (100.2a), and a translator's note in brackets whose 54 is not the
+        # rule's (719.3; its "seven" is 7).
+        (
+            "each deck must contain at least sixty cards. A constructed deck may contain "
+            "no more than four of any card",
+            "각각의 덱은 최소한 60장이어야 합니다. 같은 이름(영문판 기준)이 4장을 초과해서는 안됩니다.",
+            "warning",
+        ),
+        (
+            "Because each player draws seven cards when the new game begins, any player",
+            "게임을 시작할 때 7장의 카드를 뽑기 때문에, 플레이어의 서고에 "
+            "(번역자 주-대표적으로 카른으로 54장을 추방하고 재시작한 경우)",
+            "warning",
+        ),
+        (  # the same number outside a note is one the rule does not have
+            "Because each player draws seven cards when the new game begins, any player",
+            "게임을 시작할 때 7장의 카드를 뽑기 때문에, 카른으로 54장을 추방하고",
+            "error",
+        ),
         # A section reference the translator added is not a number the rule lacks (100.3).
         (
             "Some casual variants require additional items, such as specially designated cards.",
@@ -149,7 +169,7 @@ def test_pair_checks(source: str, target: str, lang: str, expected: list[str]) -
 def test_check_severities(source: str, target: str, severity: str | None) -> None:
     lang = "zh-Hans" if any("\u4e00" <= ch <= "\u9fff" for ch in target) else "es"
     lang = "ja" if re.search("[\u3040-\u30ff]", target) else lang
-    lang = "ja" if re.search("[\u3040-\u30ff]", target) else lang
+    lang = "ko" if re.search("[가-힣]", target) else lang
     found = qa.check_pair(source, target, source_lang="en", target_lang=lang)
     assert [sev for sev, _, _ in found] == ([severity] if severity else [])
 
@@ -161,6 +181,10 @@ def test_check_severities(source: str, target: str, severity: str | None) -> Non
         ("contenant un ou un X, et", [], "rule", "lost-text"),
         ("這時常常被問到的問題", [], "commentary", "commentary"),
         ("Si un sort (N.d.T. : traduction libre) est lancé", [], "rule", "commentary"),
+        # kormtgcr and mtgwiki notes (ko-2019-10-04 117.7, ja-2026-01-16 122.3), cut short
+        ("쌓입니다. (번역자 주-흔히 '스택 쌓고'라고 하지요)", [], "rule", "commentary"),
+        ("置く。(訳注：両方が同数である場合、その両方を全て取り除く。)", [], "rule", "commentary"),
+        ("역주행하는 것은 아니다", [], "rule", None),  # 역주 inside a word is no marker
         ("with an {X} or an X in it", [], "rule", None),
     ],
 )

@@ -145,6 +145,30 @@ def test_labels_in_every_form(name: str, encoding: str, form: str) -> None:
         assert rules[line].raw.startswith(text.strip()[:20])
 
 
+@pytest.mark.parametrize(
+    ("name", "encoding", "form"),
+    [
+        ("ja-2026-01-16.mtgwiki-lines.txt", "utf-8", r"([0-9]{3})\. (.+)"),  # "720. 前兆カード"
+        ("ja-2026-01-16.mtgwiki-lines.txt", "utf-8", r"([0-9]{3}) \. (.+)"),  # "720 . 前兆カード"
+        ("ko-2020-09-25.kormtgcr.txt", "utf-8-sig", r"([0-9]{3})\. (.+)"),
+    ],
+)
+def test_section_headings_in_every_form(name: str, encoding: str, form: str) -> None:
+    """Each section heading is a heading of its own, never glued onto the rule before it
+    (the contents, before rule 100.1, are not headings)."""
+    raw = _raw_text(name, encoding).splitlines()
+    start = next(n for n, ln in enumerate(raw) if re.match(r"100\.1\b", ln))
+    expected = {
+        n + 1: m.groups() for n, ln in enumerate(raw) if n > start and (m := re.fullmatch(form, ln))
+    }
+    assert expected
+    (edition,) = _parsed(name).editions
+    at_line = {c.line: c for c in edition.clauses}
+    for line, (label, title) in expected.items():
+        assert (at_line[line].kind, at_line[line].label) == ("heading", label)
+        assert title.strip() in at_line[line].raw
+
+
 def test_a_mediawiki_chapter_with_labels_as_headings() -> None:
     doc = _parsed("ja-2026-01-16-chapter1.mediawiki.txt")
     assert doc.decoded.format == "mediawiki"

@@ -65,7 +65,16 @@ _EN_NUMBER_WORDS: dict[str, frozenset[str]] = {
 _EN_NUMBER_WORDS.update(
     {
         str(n): frozenset({w})
-        for n, w in ((30, "thirty"), (40, "forty"), (50, "fifty"), (100, "hundred"))
+        for n, w in (
+            (30, "thirty"),
+            (40, "forty"),
+            (50, "fifty"),
+            (60, "sixty"),  # 100.2a: "at least sixty cards"
+            (70, "seventy"),
+            (80, "eighty"),
+            (90, "ninety"),
+            (100, "hundred"),
+        )
     }
 )
 # Words that imply a number without naming it: a translation that counts with a digit
@@ -73,7 +82,9 @@ _EN_NUMBER_WORDS.update(
 # nothing" -> "0으로 줄고"). Only these explain a digit, and say nothing.
 _EN_IMPLIED = {
     "0": frozenset("no none nothing nonzero".split()),
-    "1": frozenset("a an each another".split()),
+    # "the same object" is "1つのオブジェクト" (702.2f and each "Multiple instances of ... on
+    # the same object are redundant" in ja-2026-01-16).
+    "1": frozenset("a an each another same single".split()),
     "2": frozenset("both pair".split()),
 }
 # Multiplying verbs in any form: double, doubled, doubling, triples...
@@ -89,12 +100,18 @@ _HAN_DIGITS = dict(zip("零一二三四五六七八九十", [str(i) for i in ran
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
 # A letter of any alphabet but the Latin one (Latin-1, Latin Extended A/B and Additional).
 _NON_LATIN_LETTER = re.compile(r"[^\W\d_a-zA-Z\u00aa\u00b5\u00ba\u00c0-\u024f\u1e00-\u1eff]")
-# Words a translator or reader uses to mark a note that is not part of the rule.
-_COMMENTARY_MARKERS = re.compile(
+# Words a translator or reader uses to mark a note that is not part of the rule: the Korean
+# "번역자 주-" (kormtgcr, "(번역자 주-대표적으로 카른으로 54장을 추방하고 …)" in 719.3) and the
+# Japanese "訳注：" (mtgwiki) among them.
+_MARKER_WORDS = (
     r"\b(?:N\.? ?d\.? ?T\.?|note du traducteur|nota del traductor|N\. del T\.|"
-    r"translator'?s note|editor'?s note)\b|译注|譯註|譯按|译按|编者注|編者註|〔注|【注",
-    re.I,
+    r"translator'?s note|editor'?s note)\b|译注|譯註|譯按|译按|编者注|編者註|〔注|【注|"
+    r"번역자\s?주|역자\s?주|역주(?=[\s:：-])|訳注|訳者注"
 )
+_COMMENTARY_MARKERS = re.compile(_MARKER_WORDS, re.I)
+# Such a note in brackets: what the rule says is the text around it, so the note's numbers
+# and references are the translator's, not numbers the rule added.
+_BRACKETED_NOTE = re.compile(rf"[(（][^()（）]*?(?:{_MARKER_WORDS})[^()（）]*[)）]", re.I)
 # Frequent English words that are not also French or Spanish words.
 _ENGLISH_MARKERS = {
     "the",
@@ -264,6 +281,7 @@ def check_pair(
     as lost text, once, rather than as a second error for the same cause.
     """
     out: list[tuple[str, str, str]] = []
+    target = _BRACKETED_NOTE.sub(" ", target)
     damaged = "lost-symbol" in target_flags or _lost_snippet(target) is not None
     src_syms, tgt_syms = symbols(source), symbols(target)
     if src_syms != tgt_syms and not damaged:

@@ -18,8 +18,10 @@ from ..errors import QueryError
 _LINE_LABEL = re.compile(
     r"^(?P<label>[0-9]{3}\.[0-9]{1,4}[a-z]?)(?P<dot>\.)?(?P<rest>.*)$", re.S | re.ASCII
 )
-# A section heading inside the rules: "1. Game Concepts", "107. Numbers and Symbols".
-SECTION_HEADING = re.compile(r"^(?P<label>[0-9]{1,3})\.\s+(?P<title>\S.*)$")
+# A section heading inside the rules: "1. Game Concepts", "107. Numbers and Symbols". A
+# space may stand before the dot: the mtgwiki Japanese of 2026-01-16 writes "720 . 前兆カード",
+# and without it rule 720's heading would be glued onto 719.3c.
+SECTION_HEADING = re.compile(r"^(?P<label>[0-9]{1,3}) ?\.\s+(?P<title>\S.*)$")
 # References to rules inside a text: "rule 601", "107.3i", "规则107.3".
 RULE_REF = re.compile(r"(?<![0-9.])([0-9]{3}(?:\.[0-9]{1,4}[a-z]?)?)(?![0-9])")
 # A reference to one of the nine sections by its number alone: "section 8" (en), "第8章"
