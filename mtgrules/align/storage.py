@@ -15,7 +15,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -370,11 +370,11 @@ def _insert_links(session: Session, alignment_id: int, pairs: list[Pair]) -> Non
     if dialect.name == "sqlite":
         # SQLite stores JSON as text: handing the driver the rows, serialized as SQLAlchemy
         # would, skips its per-row parameter processing (a third of the time of the links).
-        dumps = getattr(dialect, "_json_serializer", None) or json.dumps
+        encode = _evidence_encoder(getattr(dialect, "_json_serializer", None) or json.dumps)
         session.connection().exec_driver_sql(
             f"INSERT INTO {Link.__table__.name} (alignment_id, kind, source_clause_id, "
             "target_clause_id, score, evidence, inferred_label) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [(*r[:5], dumps(r[5]), r[6]) for r in rows],
+            [(*r[:5], encode(r[5]), r[6]) for r in rows],
         )
         return
     columns = ("alignment_id", "kind", "source_clause_id", "target_clause_id", "score")
@@ -385,6 +385,29 @@ def _insert_links(session: Session, alignment_id: int, pairs: list[Pair]) -> Non
             for r in rows
         ],
     )
+
+
+# The evidence of most links (78% of the corpus's 112,000): none (a clause deleted or
+# inserted) or an identical text. Each is serialized once per alignment, not once per link.
+_EXACT_TEXT = [{"feature": "text", "value": 1.0, "exact": True}]
+
+
+def _evidence_encoder(dumps: Callable[[Any], str]) -> Callable[[list[dict]], str]:
+    empty, exact = dumps([]), dumps(_EXACT_TEXT)
+
+    def encode(evidence: list[dict]) -> str:
+        if not evidence:
+            return empty
+        # == alone would take an int 1 for 1.0 or True (which serialize otherwise).
+        if (
+            evidence == _EXACT_TEXT
+            and type(evidence[0]["value"]) is float
+            and evidence[0]["exact"] is True
+        ):
+            return exact
+        return dumps(evidence)
+
+    return encode
 
 
 @dataclass
