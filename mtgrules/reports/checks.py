@@ -137,6 +137,8 @@ class Finding:
 
 
 def _nfkc(text: str) -> str:
+    if text.isascii():
+        return text  # NFKC leaves ASCII as it is
     return unicodedata.normalize("NFKC", text).replace("−", "-")
 
 
@@ -144,6 +146,7 @@ def _nfkc(text: str) -> str:
 # none, and is spared that pattern's scan (the dearest step of the checks: 5,300 texts of
 # an update).
 _LONE_DIGIT = re.compile(r"(?<![0-9])[1-9](?![0-9])")
+_DIGIT = re.compile(r"\d")
 
 
 def symbols(text: str) -> Counter[str]:
@@ -160,6 +163,8 @@ def numbers(text: str) -> set[str]:
 
 
 def _numbers(nf: str) -> set[str]:
+    if not _DIGIT.search(nf):
+        return set()  # every pattern below needs a digit
     plain = RULE_REF.sub(" ", _SYMBOL.sub(" ", nf))
     if _LONE_DIGIT.search(plain):
         plain = SECTION_REF.sub(" ", plain)
