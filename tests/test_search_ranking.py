@@ -124,8 +124,9 @@ HAN_WORDS = [
     ("有警戒的生物攻击的时候要不要横置", ["警戒", "生物", "攻击", "横置"]),
     ("执行特殊动作之后谁得到优先权", ["执行", "特殊动作", "之后", "得到", "优先权"]),
     # the longest glossary term (战斗伤害), not 战斗 + 伤害; 是不是 only asks; 所有 is cut
-    # at 所 and 有 (linking characters)
-    ("所有的战斗伤害是不是同时造成的", ["战斗伤害", "同时", "造成"]),
+    # at 有 (a linking character) and 所 is kept alone (a known weakness: taking 所 as a
+    # linking character too cost 物件上所有的X值都相同, where 所有 "all" matters)
+    ("所有的战斗伤害是不是同时造成的", ["所", "战斗伤害", "同时", "造成"]),
     # 可以 asks (it gave the piece 以看); 看 alone is a word (no longer piece starts there)
     ("可以看自己牌库里的牌吗", ["看", "自己", "牌库", "牌"]),
     # the longest piece the index holds (双头巨人), not 双头, 头巨, 巨人

@@ -47,11 +47,10 @@ QUESTION_WORDS = frozenset(
     "puedo puede vale".split()
 )
 # Chinese characters that ask (几 how many, 吗 yes-no, 什么 what, 怎么 how...) or only link
-# (都 all, 就 then, 被 the passive, 里 in, 所 of 所有): a Han run that matches nothing as a
-# whole is searched as its pieces, and a piece holding one of these says nothing about the
-# subject.
+# (都 all, 就 then, 被 the passive, 里 in): a Han run that matches nothing as a whole is
+# searched as its pieces, and a piece holding one of these says nothing about the subject.
 HAN_FUNCTION_CHARS = frozenset(
-    "的了吗呢吧么是有几多少什怎如何哪谁我你他她它在和与会能可要都就还也又被里所呀啊"
+    "的了吗呢吧么是有几多少什怎如何哪谁我你他她它在和与会能可要都就还也又被里呀啊"
 )
 # Chinese question words of two characters or more (folded to simplified script, as queries
 # are): a question is cut at them before it is cut into words, so that no piece straddles
