@@ -158,6 +158,14 @@ class TerminalProgress:
         self.shown = True
 
 
+def _say_upgrading(old: str, new: str) -> None:
+    _say(
+        f"Upgrading the store's schema from {old} to {new} (once; it can take a few "
+        "seconds when the search index is rebuilt)...",
+        err=True,
+    )
+
+
 class AppContext:
     def __init__(self, db: str | None):
         self.db = db
@@ -168,7 +176,7 @@ class AppContext:
         if self._engine is None:
             from .store import open_store
 
-            self._engine = open_store(self.db)
+            self._engine = open_store(self.db, on_upgrade=_say_upgrading)
         return self._engine
 
     @property

@@ -151,6 +151,22 @@ def test_store_from_first_migration_upgrades_with_data_intact(
 
 
 @pytest.mark.sqlite_only
+def test_the_first_command_after_an_upgrade_says_it_migrates_once(
+    new_store: StoreRef, tmp_path: Path
+) -> None:
+    """A migration can rebuild the search index for seconds: the command says so on stderr
+    (stdout stays the report's), and the next command, at head, says nothing."""
+    engine = _load_fixture_into(new_store, tmp_path)
+    db = str(engine.url.render_as_string(hide_password=False))
+    engine.dispose()
+    first = run_cli("show", "107.3", "--json", db=db)
+    assert first.returncode == 0, first.stderr
+    assert "Upgrading the store's schema from 0001 to" in first.stderr
+    json.loads(first.stdout)  # the report itself is untouched by the note
+    again = run_cli("show", "107.3", "--json", db=db)
+    assert again.returncode == 0 and "Upgrading" not in again.stderr
+
+
 def test_fixture_file_is_untouched_by_the_tests() -> None:
     # The upgrade test works on a copy; the committed fixture stays at 0001, in rollback-journal
     # mode (header bytes 18-19 are 1; WAL would make them 2), with no -wal file beside it.

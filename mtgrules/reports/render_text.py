@@ -28,7 +28,7 @@ from .common import (
     update_sections,
 )
 from .trace import ENDED, span_event, span_when
-from .worddiff import condensed
+from .worddiff import condensed, units
 
 _RED, _GREEN, _RESET = "\x1b[31m", "\x1b[32m", "\x1b[0m"
 # The markers of a word diff without colour. Each pair is two characters that occur in no
@@ -405,7 +405,7 @@ LONG_CLAUSE_WORDS = 150
 
 
 def _in_view(ops: list[dict[str, str]]) -> list[dict[str, str]]:
-    words = sum(len(op["a"].split()) for op in ops)
+    words = sum(len(units(op["a"].strip())) for op in ops)
     return condensed(ops, context=10, head=12) if words > LONG_CLAUSE_WORDS else ops
 
 

@@ -92,11 +92,23 @@ def _opcodes(ta: list[str], tb: list[str]) -> list[tuple[str, int, int, int, int
     return out
 
 
+# Where a reader's "word" ends, for cutting an unchanged stretch: after a space, or after a
+# CJK list mark. Chinese and Japanese write no spaces, and their long lists (205.3m's
+# creature types: 参谋、乙太种、外星人、…) are items between enumeration commas.
+_UNIT_END = re.compile(r"(?<=[\s、，；：・])")
+
+
+def units(text: str) -> list[str]:
+    """``text`` cut into reading units, each ending in its separator: "".join gives it back."""
+    return [u for u in _UNIT_END.split(text) if u]
+
+
 def condensed(ops: list[dict[str, str]], context: int = 8, head: int = 0) -> list[dict[str, str]]:
     """The same operations with long unchanged stretches cut to ``context`` words on each
     side of a change ("…" marks the cut): a one-word edit in the 300-word creature-type list
     reads as that edit, not as the list. ``head`` words of the clause's opening are kept as
-    well, so that the reader sees which list it is."""
+    well, so that the reader sees which list it is. A "word" is a reading unit (see units):
+    a list item in Chinese or Japanese."""
     if not changed(ops):
         return ops
     out: list[dict[str, str]] = []
@@ -104,20 +116,23 @@ def condensed(ops: list[dict[str, str]], context: int = 8, head: int = 0) -> lis
         if op["op"] != "equal":
             out.append(op)
             continue
-        words = op["a"].split(" ")
+        pieces = units(op["a"])
+        # The space that follows a change is its own unit; it does not count as a word.
+        lead = 1 if k > 0 and pieces and not pieces[0].strip() else 0
         after_change, before_change = k > 0, k < len(ops) - 1
-        if len(words) <= context * (after_change + before_change) + 1:
+        if len(pieces) - lead <= context * (after_change + before_change):
             out.append(op)
             continue
-        parts = []
+        kept = ""
         if after_change:
-            parts.append(" ".join(words[: context + 1]))  # words[0] is "" after a change
-        elif head and len(words) > head + context + 1:
-            parts.append(" ".join(words[:head]))
-        parts.append("…")
+            kept = "".join(pieces[: lead + context])
+        elif head and len(pieces) > head + context:
+            kept = "".join(pieces[:head])
+        text = kept + "…"
         if before_change:
-            parts.append(" ".join(words[-context - 1 :]))
-        text = " ".join(parts)
+            tail = pieces[-context:]
+            gap = pieces[-context - 1]  # the unit just before the kept tail
+            text += (" " if gap[-1].isspace() else "") + "".join(tail)
         out.append({"op": "equal", "a": text, "b": text})
     return out
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from sqlalchemy import Engine
 
     from .session import session_scope
@@ -16,8 +18,11 @@ if TYPE_CHECKING:
 __all__ = ["open_store", "session_scope"]
 
 
-def open_store(db: str | None = None) -> Engine:
-    """The engine for --db / $MTGRULES_DB / the default file, with the schema at head."""
+def open_store(
+    db: str | None = None, on_upgrade: Callable[[str, str], None] | None = None
+) -> Engine:
+    """The engine for --db / $MTGRULES_DB / the default file, with the schema at head
+    (``on_upgrade(old, new)`` hears of a migration of an existing store before it runs)."""
     from sqlalchemy.exc import OperationalError
 
     from ..errors import StoreError
@@ -27,7 +32,7 @@ def open_store(db: str | None = None) -> Engine:
     url = resolve_url(db)
     engine = make_engine(url)
     try:
-        upgrade(engine)
+        upgrade(engine, on_upgrade=on_upgrade)
     except OperationalError as exc:
         raise StoreError(f"cannot open the store at {url}: {exc.orig}") from None
     return engine

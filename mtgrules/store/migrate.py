@@ -6,7 +6,7 @@ SCHEMA_HEAD); Alembic itself is imported only when an upgrade is due.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
@@ -137,8 +137,14 @@ def check_is_ours(engine: Engine, revision: str | None) -> None:
     )
 
 
-def upgrade(engine: Engine, target: str = "head") -> None:
-    """Bring the schema to ``target``; one query when it is already there."""
+def upgrade(
+    engine: Engine, target: str = "head", on_upgrade: Callable[[str, str], None] | None = None
+) -> None:
+    """Bring the schema to ``target``; one query when it is already there.
+
+    ``on_upgrade(old, new)`` is called before an existing store is migrated: a migration
+    may rebuild the search index (0011: ~10 s on the corpus), and the first command after
+    an upgrade of mtgrules must not sit silent that long."""
     from sqlalchemy.exc import OperationalError
 
     from .session import first_line, use_wal
@@ -149,6 +155,8 @@ def upgrade(engine: Engine, target: str = "head") -> None:
             return
         check_is_ours(engine, revision)
         use_wal(engine)
+        if revision is not None and on_upgrade is not None:
+            on_upgrade(revision, SCHEMA_HEAD if target == "head" else target)
     except OperationalError as exc:
         # Server down, wrong password, unreadable file: one line, and never the password.
         raise StoreError(
