@@ -24,8 +24,13 @@ OPTIONAL: dict[str, Any] = {"optional": True}
 INTERNAL: dict[str, Any] = {"internal": True}
 
 
+_PLAIN = frozenset({str, int, float, bool})
+
+
 def to_json(value: Any) -> Any:
     """Records, lists and dicts of them, as plain JSON values."""
+    if value is None or type(value) in _PLAIN:
+        return value  # most values of a report (asking a str for as_json costs more)
     if hasattr(value, "header_json"):  # an edition inside a result: its header only
         return value.header_json()
     if hasattr(value, "as_json"):  # a Record, or another result type with its own form

@@ -218,6 +218,7 @@ def update_alignments(
     plan = plan_alignments(session, infos, stored, cache)
     current = {(r.a, r.b) for r in stored if r.current}
     todo = [p for p in plan if p.key not in current]
+    cache.expect(e for p in todo if p.result is None for e in p.key)
     aligned: list[AlignedPair] = []
     for n, planned in enumerate(todo, start=1):
         if on_pair:
