@@ -446,3 +446,29 @@ def test_update_on_a_store_without_its_alignments_leaves_the_fast_path_for_the_a
     usual, _, _ = _cli_importing(_the_usual_session(store_copy), *args)
     assert json.loads(fell_back) == json.loads(usual)
     assert json.loads(fell_back)["summary"]["changed"] > 100
+
+
+def test_a_clauses_flags_read_for_a_report_are_the_stored_list(corpus_db):
+    """The damage flags a report's checks read (store.queries.edition_clauses) are the list
+    stored, on every backend and on the fast path: SQLite gives JSON back as text, which was
+    once read character by character (["[", "]"] for no flag at all)."""
+    from mtgrules.store import open_store, session_scope
+    from mtgrules.store.queries import edition_clauses
+    from mtgrules.store.sql import LiteSession, fetch, json_list
+
+    engine = open_store(str(corpus_db))
+    with session_scope(engine, write=False) as s:
+        rows = fetch(s, "SELECT id, edition_id, flags FROM clause WHERE kind = 'noise'")
+        credit = next(r for r in rows if json_list(r.flags) == ["credits"])  # the page's credits
+        views = edition_clauses(s, credit.edition_id)
+    engine.dispose()
+    by_id = {c.id: c for c in views}
+    assert by_id[credit.id].flags == ["credits"]
+    assert all(len(f) > 1 for c in views for f in c.flags)  # words, never characters
+    if not ON_PG:
+        import sqlite3
+
+        lite = LiteSession(sqlite3.connect(corpus_db), "sqlite:///corpus")
+        assert [c.flags for c in edition_clauses(lite, credit.edition_id)] == [
+            c.flags for c in views
+        ]

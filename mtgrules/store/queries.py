@@ -382,7 +382,16 @@ def edition_clauses(session: Session, edition_id: int) -> list[ClauseView]:
     )
     out = [
         ClauseView(
-            cid, pos, label, bool(inferred), kind, raw, norm, parent, term, list(flags or [])
+            cid,
+            pos,
+            label,
+            bool(inferred),
+            kind,
+            raw,
+            norm,
+            parent,
+            term,
+            [str(f) for f in json_list(flags)],
         )
         for cid, pos, label, inferred, kind, raw, norm, parent, term, flags in rows
     ]
