@@ -34,7 +34,7 @@ from sqlalchemy.orm import Session, aliased
 from ..store.models import Alignment, Clause, Link
 from ..store.queries import EditionInfo, clauses_by_id, edition_clauses, list_editions
 from ..store.sql import fetch, fetch_in, in_list, json_list
-from .ancestry import Ancestor, GlossaryChains, Version, step_ancestry
+from .ancestry import Ancestor, GlossaryChains, Version, closest_sentence, step_ancestry
 from .composition import chain_between, composed_alignment, reversed_alignment
 from .edition import compute_edition_alignment, edition_info
 from .english import is_official_english
@@ -224,6 +224,8 @@ _PLANNED = "ingest"
 # Why the plan links two editions (plan.py): the older edition to the newer one; every other
 # pair links the translation or copy (b) to the English it follows (a).
 _FORWARD = "previous-edition"
+# ...and an English copy (a scraped page, the 2006 glossary page, b) with its official English.
+_COPY = "english-copy"
 
 
 def chained_rule_alignment(
@@ -347,7 +349,10 @@ def chained_rule_alignment(
             inferred[source] = label
     touched = _touched_editions(editions, extra_clauses, alive)
     if ancestry:
-        extra = _lineage_members(session, lineage_found, sentence_sources, edition_of, links)
+        copies = [aid for aid, r in rows.items() if r.stats.get("why") == _COPY]
+        extra = _lineage_members(
+            session, lineage_found, sentence_sources, edition_of, links, copies
+        )
     else:
         known = {(eid, cid, None) for cid, eid in edition_of.items()}
         continued = {
@@ -369,9 +374,13 @@ def _lineage_members(
     sentence_sources: set[int],
     edition_of: dict[int, int],
     links: dict[Node, Linked],
+    copies: list[int],
 ) -> list[tuple[Node, Member]]:
     """The stored lineage links a rule's chain reached, as links (a rule ancestor joins the
-    group of the clause it became) and members (a glossary sentence, shown in that group)."""
+    group of the clause it became) and members (a glossary sentence, shown in that group).
+    A copy of a glossary entry (the 2006 glossary page, paired with its official entry by
+    the ``copies`` alignments) gives the sentence closest to the official one, as the
+    site's history takes it (ancestry.closest_sentence)."""
     views = clauses_by_id(session, sentence_sources - set(edition_of)) if sentence_sources else {}
     extra: list[tuple[Node, Member]] = []
     for (_aid, src, dst, sentence), (score, evidence, unit) in sorted(
@@ -415,7 +424,64 @@ def _lineage_members(
                 ),
             )
         )
+    if copies and extra:
+        extra += _copy_sentences(session, extra, copies, links)
     return extra
+
+
+def _copy_sentences(
+    session: Session,
+    members: list[tuple[Node, Member]],
+    copies: list[int],
+    links: dict[Node, Linked],
+) -> list[tuple[Node, Member]]:
+    """The sentences of the copies of the glossary entries ``members`` are sentences of."""
+    by_entry: dict[int, list[Member]] = {}
+    for _node, m in members:
+        by_entry.setdefault(m.clause_id, []).append(m)
+    sql = (
+        "SELECT source_clause_id, target_clause_id FROM link WHERE source_clause_id IN "
+        f"({{ids}}) AND alignment_id IN ({in_list(sorted(copies))}) "
+        "AND target_clause_id IS NOT NULL"
+    )
+    pairs = list(fetch_in(session, sql, by_entry, plain=True))
+    views = clauses_by_id(session, {dst for _src, dst in pairs})
+    out: list[tuple[Node, Member]] = []
+    seen: set[Node] = set()
+    for src, dst in pairs:
+        if dst not in views:
+            continue
+        eid, copy = views[dst]
+        if copy.kind != "glossary":
+            continue
+        for m in by_entry[src]:
+            found = closest_sentence(m.text, copy.norm)
+            if found is None or m.linked_to is None:
+                continue
+            node: Node = (eid, copy.id, found[0])
+            if node in seen:
+                continue
+            seen.add(node)
+            links[node] = links[(m.edition, m.clause_id, m.sentence)]
+            out.append(
+                (
+                    node,
+                    Member(
+                        edition=eid,
+                        clause_id=copy.id,
+                        label=copy.label,
+                        label_inferred=False,
+                        kind=copy.kind,
+                        text=found[1],
+                        score=m.score,
+                        evidence=m.evidence,
+                        sentence=found[0],
+                        term=copy.term,
+                        linked_to=m.linked_to,
+                    ),
+                )
+            )
+    return out
 
 
 def _touched_editions(
