@@ -62,6 +62,8 @@ ALIGN_LAYERS: dict[str, int] = {
     # the sequence DP: monotonic steps, then anchors, backbone, gaps and moves
     "dp": 20,
     "sequence": 21,
+    # who made a stored alignment (the aligner's version, code digest and settings)
+    "signature": 22,
     # pairings: whole editions, glossaries, the judging of older text, then what builds on them
     "edition": 30,
     "glossary": 30,
@@ -71,9 +73,11 @@ ALIGN_LAYERS: dict[str, int] = {
     "english": 31,
     "dating": 32,
     "choice": 33,
-    # storage: stored links (links.py is the plain-SQL read side search uses), alignments
-    # read back or computed (storage.py), labels inferred from them
+    # storage: stored links (links.py is the plain-SQL read side search uses; stored.py that
+    # of whole editions, which update reads), alignments read back or computed (storage.py),
+    # labels inferred from them
     "links": 40,
+    "stored": 40,
     "composition": 40,
     "storage": 41,
     "inferred": 42,

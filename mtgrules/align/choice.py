@@ -17,16 +17,15 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import delete
-from sqlalchemy.orm import Session
-
-from ..store.models import SourceChoice as SourceChoiceRow
 from ..store.queries import EditionInfo
 from ..store.sql import fetch
-from .dating import METHOD, Dating
-from .english import english_dates
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
+    from .dating import Dating
 
 SAME_DOCUMENT = "same-document"
 SAME_DATE = "same-date"
@@ -48,6 +47,11 @@ class StoredChoice:
 
 def choice_basis(how: str, infos: list[EditionInfo]) -> str:
     """What a choice depends on: the method, and for one by content, every English date."""
+    # Lazy: the dating and the English editions are the aligner's; a reader that finds the
+    # choice stored (update, on the fast path of store/sql.py) never needs them.
+    from .dating import METHOD
+    from .english import english_dates
+
     if how in (SAME_DOCUMENT, SAME_DATE):
         return METHOD
     digest = hashlib.sha256(",".join(english_dates(infos)).encode()).hexdigest()[:24]
@@ -79,6 +83,8 @@ def stored_dating(session: Session, translation: EditionInfo) -> Dating | None:
     stored = stored_choice(session, translation)
     if stored is None or not stored.dating:
         return None
+    from .dating import Dating
+
     return Dating.from_json(stored.dating, translation, stored.revision_id)
 
 
@@ -93,6 +99,10 @@ def save_choice(
     dating: Dating | None,
     revision_id: int,
 ) -> None:
+    from sqlalchemy import delete
+
+    from ..store.models import SourceChoice as SourceChoiceRow
+
     session.execute(delete(SourceChoiceRow).where(SourceChoiceRow.edition_id == translation.id))
     session.add(
         SourceChoiceRow(

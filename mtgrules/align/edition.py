@@ -3,6 +3,10 @@ another's. Computed here; storage.py stores it and reads it back (align_editions
 
 from __future__ import annotations
 
+import operator
+from collections import Counter
+from collections.abc import Iterable
+
 from sqlalchemy.orm import Session
 
 from ..errors import NotFoundError
@@ -50,14 +54,46 @@ class ClauseCache:
         self._features: dict[tuple[str, str], Features] = {}
         self._max_editions = editions
         self._max_features = features
+        # Editions the caller will still ask for, and how often (expect()).
+        self._wanted: Counter[int] = Counter()
+        # An edition's aligned clauses as items, by (edition, language): the same edition is
+        # the newer side of one pair and the older side of the next.
+        self._items: dict[tuple[int, str], list[Item]] = {}
+
+    def expect(self, edition_ids: Iterable[int]) -> None:
+        """The editions the coming alignments read, once per pair: one still wanted is kept
+        over the bound (up to three times it). A plan reads the English editions of its
+        translations again after the whole English line (16 of the corpus's 44 reads)."""
+        self._wanted = Counter(edition_ids)
 
     def clauses(self, session: Session, edition_id: int) -> list[ClauseView]:
         got = self._editions.pop(edition_id, None)
         if got is None:
             got = edition_clauses(session, edition_id)
         self._editions[edition_id] = got  # most recently used last
+        if self._wanted[edition_id] > 0:
+            self._wanted[edition_id] -= 1
         while len(self._editions) > self._max_editions:
-            del self._editions[next(iter(self._editions))]
+            idle = [e for e in self._editions if not self._wanted[e]]
+            if not idle and len(self._editions) <= 3 * self._max_editions:
+                break
+            gone = idle[0] if idle else next(iter(self._editions))
+            del self._editions[gone]
+            for key in [k for k in self._items if k[0] == gone]:
+                del self._items[key]
+        return got
+
+    def items(self, edition_id: int, language: str, clauses: list[ClauseView]) -> list[Item]:
+        """to_items(clauses, language) of an edition's clauses, kept while the edition is:
+        Items and their features are only read by the aligner, never changed."""
+        key = (edition_id, language)
+        got = self._items.get(key)
+        if (
+            got is None
+            or len(got) != len(clauses)
+            or not all(map(operator.is_, (x.key for x in got), clauses))
+        ):
+            got = self._items[key] = to_items(clauses, language, self)
         return got
 
     def featurize(self, text: str, language: str) -> Features:
@@ -184,22 +220,35 @@ def compute_edition_alignment(
         taken_b = {s.b[0] for s in kept}
         ka = [k for k in ka if k not in taken_a]
         kb = [k for k in kb if k not in taken_b]
-    sub = align_items(
-        to_items([a[k] for k in ka], info_a.language, cache),
-        to_items([b[k] for k in kb], info_b.language, cache),
-        settings,
-    )
-    steps = [
-        Step(tuple(ka[i] for i in s.a), tuple(kb[j] for j in s.b), s.score, s.evidence, s.crossing)
-        for s in sub
-    ]
-    steps += kept
-    paired_a = set(ka) | {s.a[0] for s in kept}
-    paired_b = set(kb) | {s.b[0] for s in kept}
-    # Clauses outside a fragment's rules have no counterpart in it.
-    steps += [Step((i,), (), 0.0) for i in sorted(set(range(len(a))) - paired_a)]
-    steps += [Step((), (j,), 0.0) for j in sorted(set(range(len(b))) - paired_b)]
-    steps = order_steps(steps)
+
+    def items(info: EditionInfo, clauses: list[ClauseView], ks: list[int]) -> list[Item]:
+        if cache is not None and len(ks) == len(clauses):  # the whole edition
+            return cache.items(info.id, info.language, clauses)
+        return to_items([clauses[k] for k in ks], info.language, cache)
+
+    sub = align_items(items(info_a, a, ka), items(info_b, b, kb), settings)
+    if not kept and len(ka) == len(a) and len(kb) == len(b):
+        # Whole editions (ka and kb every index, in order): the aligner's steps, already in
+        # order_steps' order, are the edition's (most pairs; 3,000-4,000 steps each).
+        steps = sub
+    else:
+        steps = [
+            Step(
+                tuple(ka[i] for i in s.a),
+                tuple(kb[j] for j in s.b),
+                s.score,
+                s.evidence,
+                s.crossing,
+            )
+            for s in sub
+        ]
+        steps += kept
+        paired_a = set(ka) | {s.a[0] for s in kept}
+        paired_b = set(kb) | {s.b[0] for s in kept}
+        # Clauses outside a fragment's rules have no counterpart in it.
+        steps += [Step((i,), (), 0.0) for i in sorted(set(range(len(a))) - paired_a)]
+        steps += [Step((), (j,), 0.0) for j in sorted(set(range(len(b))) - paired_b)]
+        steps = order_steps(steps)
     result = EditionAlignment(info_a, info_b, steps_to_pairs(steps, a, b))
     result.stats = {"clauses_a": len(a), "clauses_b": len(b), **result.counts()}
     return result

@@ -14,13 +14,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-
-from sqlalchemy.orm import Session
+from typing import TYPE_CHECKING
 
 from .. import archive
 from ..store.queries import EditionInfo, rule_labels
 from ..store.sql import fetch
 from ..text.normalize import normalize_text
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
 
 # A rule line of an official English file, in its raw bytes: the label at the start of a
 # line, then ". " or " " (or "." glued to a letter: 901.4.All), then the text. The label's

@@ -225,6 +225,7 @@ def update_alignments(
     plan = plan_alignments(session, infos, stored, cache)
     current = {(r.a, r.b) for r in stored if r.current}
     todo = [p for p in plan if p.key not in current]
+    cache.expect(e for p in todo if p.result is None for e in p.key)
     aligned: list[AlignedPair] = []
     by_id = {e.id: e for e in infos}
     line = edition_lines(infos).get("en", [])

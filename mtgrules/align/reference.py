@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-from sqlalchemy.orm import Session
+from typing import TYPE_CHECKING
 
 from ..errors import NotFoundError
 from ..record import Record
@@ -28,8 +27,12 @@ from .choice import (
     stored_choice,
     stored_dating,
 )
-from .dating import Dating, date_text
 from .english import EnglishEdition, is_official_english, store_english
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
+    from .dating import Dating
 
 
 def newest_english(infos: Sequence[EditionInfo], exclude: int | None = None) -> EditionInfo | None:
@@ -196,6 +199,8 @@ def choose_source(
             )
     pool = english if english is not None else store_english(session, infos)
     pool = [e for e in pool if e.edition is None or e.edition.id != translation.id]
+    from .dating import date_text  # the aligner: only when no stored choice holds
+
     dating = date_text(session, translation, edition_clauses(session, translation.id), pool, infos)
     if dating.chosen is None:
         return Choice(NONE, None, f"no English edition fits {translation.slug}", None, dating)
@@ -253,4 +258,6 @@ def date_edition(session: Session, edition_id: int, *, as_of: int | None = None)
         for e in english_editions(session, infos)
         if e.edition is None or e.edition.id != target.id
     ]
+    from .dating import date_text
+
     return date_text(session, target, edition_clauses(session, target.id), pool, infos)

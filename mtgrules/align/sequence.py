@@ -19,6 +19,7 @@ import bisect
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rapidfuzz import fuzz, process
 
@@ -568,29 +569,29 @@ class SequenceAligner:
                 # Nothing to hold on to: leave the gap to the global moved-clause pass.
                 return [Step((i,), (), 0.0) for i in ga] + [Step((), (j,), 0.0) for j in gb]
 
-        quick = None
+        quick: list[list[float]] | None = None
         if self.same_language and len(ga) * len(gb) > 16:
             # One vectorised pass of plain ratios: most cells of a gap are clearly unrelated,
             # and only cells that could pair (or join into a split/merge) get the full score.
-            quick = process.cdist(
-                [self.a[i].features.fold for i in ga],
-                [self.b[j].features.fold for j in gb],
-                scorer=fuzz.ratio,
-                workers=-1,
-            )
+            fold_a = [self.a[i].features.fold for i in ga]
+            fold_b = [self.b[j].features.fold for j in gb]
+            # As Python floats (the same values): the DP reads each cell several times, and
+            # indexing a numpy array costs more than the comparison that follows.
+            quick = process.cdist(fold_a, fold_b, scorer=fuzz.ratio, workers=-1).tolist()
 
         def local(ia: tuple[int, ...], ib: tuple[int, ...]) -> tuple[float, list[dict]]:
             if quick is not None:
-                best = max(float(quick[x, y]) for x in ia for y in ib) / 100
-                bar = PRUNE_BELOW if len(ia) == len(ib) == 1 else PRUNE_JOINED_BELOW
-                if best < bar and not any(
-                    contains(self.a[ga[x]].features.fold, self.b[gb[y]].features.fold)
-                    for x in ia
-                    for y in ib
+                if len(ia) == len(ib) == 1:  # most cells: the same test, without the loops
+                    x, y = ia[0], ib[0]
+                    best = quick[x][y] / 100
+                    if best < PRUNE_BELOW and not contains(fold_a[x], fold_b[y]):
+                        return best, [{"feature": "text", "value": round(best, 3)}]
+                    return self.score((ga[x],), (gb[y],), ratio=best)
+                best = max(quick[x][y] for x in ia for y in ib) / 100
+                if best < PRUNE_JOINED_BELOW and not any(
+                    contains(fold_a[x], fold_b[y]) for x in ia for y in ib
                 ):
                     return best, [{"feature": "text", "value": round(best, 3)}]
-                if len(ia) == len(ib) == 1:
-                    return self.score((ga[ia[0]],), (gb[ib[0]],), ratio=best)
             return self.score(tuple(ga[k] for k in ia), tuple(gb[k] for k in ib))
 
         settings = self.settings
@@ -774,11 +775,22 @@ def _descendants(items: Sequence[Item]) -> dict[str, list[int]]:
     split into itself and a new subrule, 203.1 -> 202.1 + 202.1a in 2009, can be seen)."""
     out: dict[str, list[int]] = {}
     for k, x in enumerate(items):
-        parent = parent_of(x.label) if x.label else None
-        while parent:
-            out.setdefault(parent, []).append(k)
-            parent = parent_of(parent)
+        if x.label:
+            for parent in _ancestors(x.label):
+                out.setdefault(parent, []).append(k)
     return out
+
+
+@lru_cache(maxsize=65536)
+def _ancestors(label: str) -> tuple[str, ...]:
+    """'107.3a' -> ('107.3', '107'): asked for every clause of every edition aligned, and
+    editions share their labels."""
+    out = []
+    parent = parent_of(label)
+    while parent:
+        out.append(parent)
+        parent = parent_of(parent)
+    return tuple(out)
 
 
 def _contained_in(

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
-
-from sqlalchemy import select
-from sqlalchemy.orm import Session
+from typing import TYPE_CHECKING, Any
 
 # One answer for "which English does this edition follow", shared with the aligner.
 from ..align.reference import followed_english, newest_english
-from ..store.models import Clause
 from ..store.queries import EditionInfo
 from ..text.language import is_english
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
 
 __all__ = [
     "RULE_KINDS",
@@ -34,6 +33,10 @@ def is_translation(info: EditionInfo) -> bool:
 
 def clause_flags(session: Session, ids: Iterable[int]) -> dict[int, tuple[list[str], str | None]]:
     """Damage flags and parent rule of clauses by id (alignment members carry neither)."""
+    from sqlalchemy import select
+
+    from ..store.models import Clause
+
     wanted = sorted(set(ids))
     out: dict[int, tuple[list[str], str | None]] = {}
     # SQLite caps bound parameters; 500 at a time stays far below every limit.

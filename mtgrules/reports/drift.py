@@ -11,9 +11,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any
-
-from sqlalchemy.orm import Session
+from typing import TYPE_CHECKING, Any
 
 from ..errors import NotFoundError, QueryError
 from ..record import OPTIONAL, Record, key
@@ -29,6 +27,9 @@ from .common import (
     newest_english,
 )
 from .worddiff import summarize, word_diff
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
 
 
 @dataclass

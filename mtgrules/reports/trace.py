@@ -6,9 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
-
-from sqlalchemy.orm import Session
+from typing import TYPE_CHECKING, Any
 
 from ..errors import NotFoundError, QueryError
 from ..record import OPTIONAL, Record, key
@@ -16,6 +14,9 @@ from ..store.queries import EditionInfo, glossary_terms, list_editions
 from ..text.labels import rule_of
 from .common import RULE_KINDS, followed_english, is_translation, newest_english
 from .worddiff import changed, similarity, summarize, word_diff
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
 
 
 @dataclass

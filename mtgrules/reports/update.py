@@ -20,9 +20,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import Any
-
-from sqlalchemy.orm import Session
+from typing import TYPE_CHECKING, Any
 
 from ..align.glossary import term_key
 from ..align.reference import SourceChoice, find_source
@@ -38,6 +36,7 @@ from ..store.queries import (
     list_editions,
     reading_editions,
 )
+from ..store.sql import needs_full_session
 from ..text.labels import label_sort_key
 from ..text.language import is_english
 from . import checks as qa
@@ -45,6 +44,9 @@ from .common import newest_english
 from .drift import DriftClause, EditionDrift
 from .drift import Renumbering as DriftRenumbering
 from .worddiff import changed, summarize, word_diff
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
 
 STATUSES = ("unchanged", "changed", "new", "renumbered", "removed")
 # What a translator translates: rules, their examples, section headings, glossary entries.
@@ -260,10 +262,18 @@ class UpdateReport(Record):
 def _pairs(
     session: Session, a: EditionInfo, b: EditionInfo
 ) -> list[tuple[ClauseView, ClauseView, float]]:
-    """Clause pairs (a side, b side, score) of a stored or computed whole-edition alignment."""
-    from ..align import align_editions
+    """Clause pairs (a side, b side, score) of a stored or computed whole-edition alignment.
+    The stored one is read in plain SQL (on the fast path too, store/sql.py); any other
+    (composed, read from the other side, computed in memory) is the aligner's business."""
+    from ..align.stored import load_edition_alignment
 
-    return [(p.a, p.b, p.score) for p in align_editions(session, a.id, b.id).pairs if p.a and p.b]
+    alignment = load_edition_alignment(session, a, b)
+    if alignment is None:
+        needs_full_session(session)
+        from ..align import align_editions
+
+        alignment = align_editions(session, a.id, b.id)
+    return [(p.a, p.b, p.score) for p in alignment.pairs if p.a and p.b]
 
 
 def _index(pairs) -> tuple[dict[int, list[ClauseView]], dict[int, list[ClauseView]]]:
@@ -284,8 +294,7 @@ def _learned_terms(
 ) -> dict[str, set[str]]:
     """Term pairs the store already knows for ``language``: translated term -> English terms,
     from the glossary pairs of stored alignments of its editions with their English."""
-    from ..align.glossary import term_key
-    from ..align.storage import stored_glossary_pairs
+    from ..align.stored import stored_glossary_pairs
 
     ids = {e.id for e in infos if e.language == language}
     english = {e.id for e in infos if is_english(e.language)}

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 from functools import lru_cache
 from typing import Any
+
+# difflib's own algorithm compiled (Cython, by rapidfuzz's author): the same opcodes and
+# ratios as difflib.SequenceMatcher (checked on 6,337 token pairs of the corpus: every
+# reworded clause of consecutive English editions, and Chinese pairs), 9.5x faster (0.27 s
+# against 2.56 s); the 555 word diffs of an update took a sixth of its time.
+from cydifflib import SequenceMatcher
 
 from ..text.fold import HAN_CLASS
 
@@ -77,7 +82,7 @@ def _opcodes(ta: list[str], tb: list[str]) -> list[tuple[str, int, int, int, int
     if head:
         out.append(("equal", 0, head, 0, head))
     # autojunk off: long rules repeat "the" and "X" often; junk heuristics would hide edits.
-    middle = difflib.SequenceMatcher(None, ta[head:ea], tb[head:eb], autojunk=False)
+    middle = SequenceMatcher(None, ta[head:ea], tb[head:eb], autojunk=False)
     for tag, i1, i2, j1, j2 in middle.get_opcodes():
         op = (tag, i1 + head, i2 + head, j1 + head, j2 + head)
         if tag == "equal" and out and out[-1][0] == "equal":
@@ -161,7 +166,7 @@ def similarity(a: str, b: str) -> float:
     ta, tb = tokenize(a), tokenize(b)
     if not ta and not tb:
         return 1.0
-    return difflib.SequenceMatcher(None, ta, tb, autojunk=False).ratio()
+    return SequenceMatcher(None, ta, tb, autojunk=False).ratio()
 
 
 def as_json_ops(ops: list[dict[str, str]]) -> list[dict[str, Any]]:

@@ -46,10 +46,23 @@ QUESTION_WORDS = frozenset(
     "cuántas donde dónde quien quién cual cuál por porque yo me mi mis tu tú te si sí hay "
     "puedo puede vale".split()
 )
-# Chinese characters that ask (几 how many, 吗 yes-no, 什么 what, 怎么 how...) or only link:
-# a Han run that matches nothing as a whole is searched as its two-character pieces, and a
-# piece holding one of these says nothing about the subject.
-HAN_FUNCTION_CHARS = frozenset("的了吗呢吧么是有几多少什怎如何哪谁我你他她它在和与会能可要")
+# Chinese characters that ask (几 how many, 吗 yes-no, 什么 what, 怎么 how...) or only link
+# (都 all, 就 then, 被 the passive, 里 in): a Han run that matches nothing as a whole is
+# searched as its pieces, and a piece holding one of these says nothing about the subject.
+HAN_FUNCTION_CHARS = frozenset(
+    "的了吗呢吧么是有几多少什怎如何哪谁我你他她它在和与会能可要都就还也又被里呀啊"
+)
+# Chinese question words of two characters or more (folded to simplified script, as queries
+# are): a question is cut at them before it is cut into words, so that no piece straddles
+# one (可以看 gave 以看, 怎么办 gave nothing but noise). Function words only, never a term.
+HAN_QUESTION_WORDS = tuple(
+    sorted(
+        "可以 可不可以 能不能 会不会 是不是 要不要 算不算 有没有 什么 怎么 怎么办 怎么样 怎样 "
+        "如何 哪里 哪儿 哪些 为什么 多少 是否 能否 时候 的话 请问".split(),
+        key=len,
+        reverse=True,
+    )
+)
 # Korean words that ask or only link ("어떻게 되나요", "할 수 있나요": how, can): dropped
 # like QUESTION_WORDS.
 KOREAN_QUESTION_WORDS = frozenset(
@@ -310,16 +323,24 @@ def han_pieces(run: str) -> list[str]:
 
 # The longest glossary word han_words looks for (主动牌手先决定的顺序 is ten).
 MAX_HAN_WORD = 12
+# The longest stretch between glossary words looked up whole in the index (双头巨人 is four).
+MAX_GAP_WORD = 6
 
 
 def han_words(run: str, words: Collection[str], occurs: Callable[[str], bool]) -> list[str]:
     """A Han run that matches nothing whole (a question: 衍生物的拥有者是谁), cut into the
-    store's own words: the most characters covered by ``words`` (the glossary's Chinese
+    store's own words. First cut at the question words (HAN_QUESTION_WORDS: 可以, 什么);
+    then each part gets the most characters covered by ``words`` (the glossary's Chinese
     terms, backend.han_terms), the fewest pieces on a tie. What lies between them is split
-    at the characters that only ask or link (HAN_FUNCTION_CHARS) and kept where the index
-    holds it (``occurs``), else as its two-character pieces the index holds; single
-    characters go. 衍生物的拥有者是谁 -> 衍生物, 拥有者 rather than 衍生, 生物, 物的, 拥有...
-    (two-character pieces across word boundaries). Nothing if the run only asks (时会怎样)."""
+    at the characters that only ask or link (HAN_FUNCTION_CHARS) and cut into the longest
+    pieces the index holds (``occurs``), a character no piece starts with kept alone.
+    衍生物的拥有者是谁 -> 衍生物, 拥有者 rather than 衍生, 生物, 物的, 拥有... (pieces across
+    word boundaries); 可以看自己牌库里的牌吗 -> 看, 自己, 牌库, 牌. Nothing if the run only
+    asks (时会怎样)."""
+    parts = [p for p in re.split("|".join(HAN_QUESTION_WORDS), run) if p]
+    if len(parts) != 1 or parts[0] != run:
+        out = [w for part in parts for w in han_words(part, words, occurs)]
+        return list(dict.fromkeys(out))
     n = len(run)
     # best[i]: (characters covered by words, -pieces) for run[:i]; back[i]: the last piece.
     best: list[tuple[int, int]] = [(0, 0)] + [(-1, 0)] * n
@@ -355,13 +376,25 @@ def han_words(run: str, words: Collection[str], occurs: Callable[[str], bool]) -
 
 def _gap_words(gap: str, occurs: Callable[[str], bool]) -> list[str]:
     """The characters between known words, split at those that only ask or link: each
-    stretch of two or more the index holds, else its two-character pieces it holds."""
+    stretch cut from the left into the longest pieces of two characters or more the index
+    holds (双头巨人每队开始 -> 双头巨人, 开始, rather than 双头, 头巨, 巨人...: a piece
+    across two words is noise)."""
     out: list[str] = []
     for stretch in re.split(f"[{''.join(sorted(HAN_FUNCTION_CHARS))}]+", gap):
-        if len(stretch) < 2:
-            continue
-        if occurs(stretch):
-            out.append(stretch)
-        else:
-            out += [p for p in (stretch[i : i + 2] for i in range(len(stretch) - 1)) if occurs(p)]
+        i = 0
+        while i < len(stretch) - 1:
+            for j in range(min(len(stretch), i + MAX_GAP_WORD), i + 1, -1):
+                if occurs(stretch[i:j]):
+                    out.append(stretch[i:j])
+                    i = j
+                    break
+            else:
+                # A character no longer piece starts with: a word of its own (看 look, 地
+                # land, 输 lose), searched like the rest; the ranking leaves each word out
+                # in turn, so one that names nothing costs little.
+                if occurs(stretch[i]):
+                    out.append(stretch[i])
+                i += 1
+        if i == len(stretch) - 1 and occurs(stretch[i]):
+            out.append(stretch[i])
     return out

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 # Heading words, compared with spaces, case and a final ":" or "." ignored ("Table of
 # Contents", "용어 사전" and "용어사전" alike).
@@ -58,11 +59,16 @@ OMITTED = re.compile(
 )
 
 
+_SPACES = re.compile(r"\s+")
+
+
+# Asked of every short line of every edition (is_glossary...), and those lines repeat.
+@lru_cache(maxsize=65536)
 def heading_key(text: str) -> str:
     """``text`` as heading words are compared: NFKC, case folded, no spaces, no final
     punctuation."""
     folded = unicodedata.normalize("NFKC", text).casefold()
-    return re.sub(r"\s+", "", folded).rstrip(":：.。")
+    return _SPACES.sub("", folded).rstrip(":：.。")
 
 
 _CONTENTS = {heading_key(w) for w in CONTENTS_WORDS}

@@ -48,6 +48,18 @@ class LiteSession:
         return _rows(self.conn.execute(sql, params or ()))
 
 
+class LiteDeclined(Exception):
+    """A read on a LiteSession met what only the usual session does (an alignment the store
+    lacks, to compute in memory): the command runs it again on a SQLAlchemy session
+    (cli.AppContext.read_light). Never reaches a user."""
+
+
+def needs_full_session(db: Any) -> None:
+    """Decline the fast path here: ``db`` is the standard library's connection."""
+    if isinstance(db, LiteSession):
+        raise LiteDeclined
+
+
 @lru_cache(maxsize=256)
 def _row_type(names: tuple[str, ...]):
     # Rows with attribute access (r.id), as SQLAlchemy's rows have.
