@@ -150,11 +150,18 @@ def test_trace_follows_the_move_diff_names(corpus_db, diff_2009, old, new) -> No
     assert proc.returncode == 0, proc.stderr
     spans = json.loads(proc.stdout)["english"]
     step = [s for s in spans if s["from"] == "2009-07-11" and s["track"] == "rule"]
-    assert step and step[0]["label"] == new and step[0]["previous_label"] == old
+    # A span names every clause of the line in that edition. 708.6a's line is one of six
+    # that end in today's 202.3d: in 2018-10-05 the split cards' rules were rewritten
+    # (their halves' characteristics combined) and 708.2, 708.3, 708.5, 708.5a, 708.6 and
+    # 708.6a of 2016-09-30 are gone, each with the converted mana cost of split cards that
+    # 202.3d now states (read in the two files): the stored lineage of that step, as the
+    # site shows it too. The move itself is still named clause by clause.
+    assert step and new in step[0]["label"].split(" + ")
+    assert old in (step[0]["previous_label"] or "").split(" + ")
     assert step[0]["event"].startswith("renumbered")
     # ...and back to where the clause was first written under its old number.
     before = [s for s in spans if s["track"] == "rule" and s["to"] == JULY_2009[0][3:]]
-    assert before and before[0]["label"] == old
+    assert before and old in before[0]["label"].split(" + ")
 
 
 # --- editions further apart: diff composes the stored steps between them -------------------

@@ -471,8 +471,18 @@ def test_colour_only_on_a_tty_without_no_color(
 # A number is reused: in cr-en-2009-07-11.txt 702.17 is Trample and 702.19 Banding (702.22
 # today); in cr-en-2012-07-01.txt 702.18 is Trample and 702.19 Vigilance (702.20 today);
 # since cr-en-2014-09-25.txt Trample is 702.19. `drift 702.19` is about today's Trample.
+# Before the 2009 renumbering it was "502.9. Trample" (cr-en-2006-02-01.txt,
+# cr-en-2006-10-01.txt, cr-en-2008-05-01.txt, cr-en-2009-05-01.txt): those editions are
+# columns of its drift too (its whole lineage, as trace shows it), with their own label.
 # (edition, that edition's label for today's 702.19)
-TRAMPLE = [("en-2009-07-11", "702.17"), ("en-2012-07-01", "702.18"), ("en-2014-09-25", None)]
+TRAMPLE = [
+    ("en-2006-02-01", "502.9"),
+    ("en-2008-05-01", "502.9"),
+    ("en-2009-05-01", "502.9"),
+    ("en-2009-07-11", "702.17"),
+    ("en-2012-07-01", "702.18"),
+    ("en-2014-09-25", None),
+]
 
 
 @pytest.fixture(scope="module")

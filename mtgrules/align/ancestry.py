@@ -153,3 +153,73 @@ def closest_sentence(text: str, entry: str) -> tuple[int, str, float] | None:
         if sim >= SAME_SENTENCE and (best is None or sim > best[2]):
             best = (i, sent, sim)
     return best
+
+
+def step_ancestry(
+    older_edition: int,
+    newer_edition: int,
+    pairs: list,
+    earlier: Callable[[int], list[Version]] | None = None,
+) -> list[Ancestor]:
+    """The ancestors of the clauses one edition step leaves new, read off the step's pairs
+    (EditionAlignment.pairs: a rule of the newer edition with no partner is new, a rule of
+    the older one with no partner is free to be an ancestor). The one computation behind
+    the stored lineage of every step (plan.py stores it, storage.step_lineage reads it)."""
+    older: dict[int, ClauseView] = {}
+    newer: dict[int, ClauseView] = {}
+    new_ids: set[int] = set()
+    free_ids: set[int] = set()
+    for p in pairs:
+        if p.a is not None:
+            older[p.a.id] = p.a
+        if p.b is not None:
+            newer[p.b.id] = p.b
+        if p.a is None and p.b is not None and p.b.kind == "rule":
+            new_ids.add(p.b.id)
+        elif p.b is None and p.a is not None and p.a.kind == "rule":
+            free_ids.add(p.a.id)
+    if not new_ids:
+        return []
+    return step_ancestors(
+        older_edition,
+        list(older.values()),
+        newer_edition,
+        list(newer.values()),
+        new_ids,
+        free_ids,
+        earlier,
+    )
+
+
+class GlossaryChains:
+    """Each glossary entry's earlier versions along the edition steps (the entries of the
+    edition before that it was paired with, more than one when entries were merged), for
+    step_ancestors' ``earlier``. ``versions_of(ids)``: the clauses as Versions, asked for a
+    whole generation of older entries at once (one query, not one per entry)."""
+
+    def __init__(self, versions_of: Callable[[list[int]], dict[int, Version]]):
+        self.pred: dict[int, list[int]] = {}
+        self.versions_of = versions_of
+        self._known: dict[int, Version] = {}
+
+    def add(self, older_id: int, newer_id: int) -> None:
+        self.pred.setdefault(newer_id, []).append(older_id)
+
+    def __call__(self, clause_id: int) -> list[Version]:
+        """The earlier versions of a glossary entry, newest first."""
+        order: list[int] = []
+        seen = {clause_id}
+        frontier = [clause_id]
+        while frontier:
+            older = []
+            for cur in frontier:
+                for prev in self.pred.get(cur, ()):
+                    if prev not in seen:
+                        seen.add(prev)
+                        older.append(prev)
+                        order.append(prev)
+            frontier = older
+        missing = [i for i in order if i not in self._known]
+        if missing:
+            self._known.update(self.versions_of(missing))
+        return [self._known[i] for i in order]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Mapping
 from functools import lru_cache
 
 from rapidfuzz import fuzz
@@ -77,12 +78,15 @@ def _stem(word: str) -> str:
 
 
 @lru_cache(maxsize=65536)
-def _tokens(text: str) -> tuple[tuple[str, int], ...]:
-    return tuple(_count_tokens(text).items())
+def _tokens(text: str) -> dict[str, int]:
+    return dict(_count_tokens(text))
 
 
-def tokens(text: str) -> Counter[str]:
-    return Counter(dict(_tokens(text)))
+def tokens(text: str) -> dict[str, int]:
+    """Token -> count. Shared by every caller of the same text (read it, never change it):
+    a step's ancestry reads the tokens of two whole editions, and copies of them were a
+    third of its time."""
+    return _tokens(text)
 
 
 def _count_tokens(text: str) -> Counter[str]:
@@ -131,7 +135,7 @@ def sentences(text: str) -> list[str]:
 class WeightedOverlap:
     """Cosine of IDF-weighted token counts, IDF taken from one edition's rule clauses."""
 
-    def __init__(self, docs: list[Counter[str]]):
+    def __init__(self, docs: list[Mapping[str, int]]):
         df: Counter[str] = Counter()
         for d in docs:
             df.update(d.keys())
@@ -139,12 +143,17 @@ class WeightedOverlap:
         self.idf = {t: math.log((n + 1) / (c + 0.5)) for t, c in df.items()}
         self.default_idf = math.log(n + 1)
         self.vectors = [self.weigh(d) for d in docs]
-        self.postings: dict[str, list[int]] = {}
+        # token -> (docs that have it, its weight in each): Postings makes arrays of them.
+        self.postings: dict[str, tuple[list[int], list[float]]] = {}
         for k, v in enumerate(self.vectors):
-            for t in v:
-                self.postings.setdefault(t, []).append(k)
+            for t, w in v.items():
+                got = self.postings.get(t)
+                if got is None:
+                    got = self.postings[t] = ([], [])
+                got[0].append(k)
+                got[1].append(w)
 
-    def weigh(self, d: Counter[str]) -> dict[str, float]:
+    def weigh(self, d: Mapping[str, int]) -> dict[str, float]:
         v = {t: c * self.idf.get(t, self.default_idf) for t, c in d.items()}
         norm = math.sqrt(sum(x * x for x in v.values())) or 1.0
         return {t: x / norm for t, x in v.items()}
@@ -156,7 +165,7 @@ class WeightedOverlap:
     def best(self, v: dict[str, float]) -> tuple[int, float]:
         acc: dict[int, float] = {}
         for t, x in v.items():
-            for k in self.postings.get(t, ()):
+            for k in self.postings.get(t, ((), ()))[0]:
                 acc[k] = acc.get(k, 0.0) + x * self.vectors[k][t]
         if not acc:
             return -1, 0.0
@@ -195,20 +204,23 @@ class Postings:
 
         self.np = np
         self.size = len(model.vectors)
-        lists: dict[str, tuple[list[int], list[float]]] = {}
-        for k, vec in enumerate(model.vectors):
-            for t, w in vec.items():
-                ks, ws = lists.setdefault(t, ([], []))
-                ks.append(k)
-                ws.append(w)
-        self.postings = {
-            t: (np.array(ks, dtype=np.int64), np.array(ws)) for t, (ks, ws) in lists.items()
-        }
+        # Arrays made for a token when a unit first has it: most of an edition's tokens are
+        # never asked for (a step asks for a few thousand units' tokens).
+        self.lists = model.postings
+        self.postings: dict[str, tuple | None] = {}
 
     def best(self, v: dict[str, float]) -> tuple[int, float]:
         acc = self.np.zeros(self.size)
         for t, x in v.items():
-            p = self.postings.get(t)
+            if t in self.postings:
+                p = self.postings[t]
+            else:
+                got = self.lists.get(t)
+                p = self.postings[t] = (
+                    None
+                    if got is None
+                    else (self.np.array(got[0], dtype=self.np.int64), self.np.array(got[1]))
+                )
             if p is not None:
                 acc[p[0]] += x * p[1]  # a clause appears once per token: no repeated index
         k = int(acc.argmax())
@@ -234,11 +246,23 @@ class Judge:
         self.base = base
         self.whole = Postings(model)
         # The targets' weights by token: a unit is scored against all of them in one pass
-        # over its own tokens (2009-07-11 has 400 new clauses; most units share a few words).
-        self.postings: dict[str, list[tuple[int, float]]] = {}
-        for k in targets:
+        # over its own tokens (2009-07-11 has 400 new clauses; most units share a few words),
+        # one vector operation per token (numpy, as Postings).
+        import numpy as np
+
+        self.np = np
+        lists: dict[str, tuple[list[int], list[float]]] = {}
+        for k in sorted(targets):
             for t, w in model.vectors[k].items():
-                self.postings.setdefault(t, []).append((k, w))
+                got = lists.get(t)
+                if got is None:
+                    got = lists[t] = ([], [])
+                got[0].append(k)
+                got[1].append(w)
+        self.postings = {
+            t: (np.array(ks, dtype=np.int64), np.array(ws)) for t, (ks, ws) in lists.items()
+        }
+        self.size = len(base)
         self.by_rule: dict[str, list[int]] = {}
         for k in targets:
             self.by_rule.setdefault(rule_of(base[k].label or ""), []).append(k)
@@ -248,14 +272,17 @@ class Judge:
     def nearest(self, v: dict[str, float]) -> tuple[float, int]:
         """The best target for a weighted unit: (score, index), (0.0, -1) when none shares
         a token with it."""
-        acc: dict[int, float] = {}
+        acc = None
         for t, x in v.items():
-            for k, w in self.postings.get(t, ()):
-                acc[k] = acc.get(k, 0.0) + x * w
-        if not acc:
+            p = self.postings.get(t)
+            if p is not None:
+                if acc is None:
+                    acc = self.np.zeros(self.size)
+                acc[p[0]] += x * p[1]  # a target appears once per token: no repeated index
+        if acc is None:
             return 0.0, -1
-        k = max(acc, key=acc.__getitem__)
-        return acc[k], k
+        k = int(acc.argmax())
+        return float(acc[k]), k
 
     def about(self, entry: str) -> bool:
         """Is a glossary entry, as a whole, about one of the targets? Only such entries are

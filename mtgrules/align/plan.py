@@ -42,6 +42,7 @@ from ..record import Record
 from ..store.queries import EditionInfo, latest_revision, list_editions
 from ..store.search_index import refresh_lineages
 from ..text.language import is_english
+from .ancestry import Ancestor, GlossaryChains, step_ancestry
 from .choice import choice_basis, save_choice, stored_choices
 from .edition import ClauseCache, compute_edition_alignment
 from .english import archive_english_of, english_editions
@@ -60,7 +61,13 @@ from .storage import (
     StoredAlignment,
     delete_alignments,
     edition_alignment_rows,
+    line_glossary_chains,
+    lineage_rows,
+    load_edition_alignment,
+    official_steps,
     save_edition_alignment,
+    save_step_lineage,
+    step_chain,
 )
 
 INGEST = "ingest"  # stats["by"] of the alignments the plan owns
@@ -220,6 +227,13 @@ def update_alignments(
     todo = [p for p in plan if p.key not in current]
     cache.expect(e for p in todo if p.result is None for e in p.key)
     aligned: list[AlignedPair] = []
+    by_id = {e.id: e for e in infos}
+    line = edition_lines(infos).get("en", [])
+    line_steps = {(a.id, b.id) for a, b in zip(line, line[1:], strict=False)}
+    chains: GlossaryChains | None = None
+    # The lineage of each step aligned now, found while its pairs are at hand (the glossary
+    # chains of the steps before it are stored, or were added here, oldest step first).
+    fresh: dict[tuple[int, int], list[Ancestor]] = {}
     for n, planned in enumerate(todo, start=1):
         if on_pair:
             on_pair(planned, n, len(todo))
@@ -229,6 +243,13 @@ def update_alignments(
             session, planned.a, planned.b, settings, cache=cache
         )
         save_edition_alignment(session, result, origin=planned.origin())
+        if planned.key in line_steps:
+            if chains is None:
+                chains = _line_chains(session, by_id, line_steps)
+            for p in result.pairs:
+                if p.a is not None and p.b is not None and p.a.kind == p.b.kind == "glossary":
+                    chains.add(p.a.id, p.b.id)
+            fresh[planned.key] = step_ancestry(planned.a.id, planned.b.id, result.pairs, chains)
         inferred = sum(
             1 for p in result.pairs if any(e.get("feature") == "inferred-label" for e in p.evidence)
         )
@@ -256,6 +277,7 @@ def update_alignments(
         and ((r.a, r.b) not in wanted or (not r.current and (r.a, r.b) in current))
     ]
     delete_alignments(session, stale)
+    store_lineage(session, by_id, line_steps, fresh)
     return AlignmentUpdate(
         planned=len(plan),
         kept=len(plan) - len(todo),
@@ -263,6 +285,42 @@ def update_alignments(
         removed=len(stale),
         seconds=round(time.perf_counter() - t0, 3),
     )
+
+
+def _line_chains(
+    session: Session, alive: dict[int, EditionInfo], line_steps: set[tuple[int, int]]
+) -> GlossaryChains:
+    steps = {b: v for b, v in official_steps(session, alive).items() if (v[1], b) in line_steps}
+    return line_glossary_chains(session, steps)
+
+
+def store_lineage(
+    session: Session,
+    alive: dict[int, EditionInfo],
+    line_steps: set[tuple[int, int]],
+    fresh: dict[tuple[int, int], list[Ancestor]],
+) -> int:
+    """Store the lineage of every step of the official English line that has none current
+    (storage.lineage_rows): the ancestors found while the step was aligned, else found now
+    from its stored pairs (a step kept whose older steps changed). Lineage rows of steps
+    the line no longer has (between editions alive now) are removed. Returns the steps
+    stored."""
+    rows = lineage_rows(session, alive)
+    delete_alignments(session, [rid for rid, a, b in rows.others if a in alive and b in alive])
+    todo = [(a, b) for b, (_aid, a) in rows.steps.items() if (a, b) in line_steps]
+    todo = [key for key in todo if key not in rows.current]
+    chains: GlossaryChains | None = None
+    for a, b in todo:
+        ancestors = fresh.get((a, b))
+        if ancestors is None:
+            ea = load_edition_alignment(session, alive[a], alive[b])
+            if ea is None:
+                continue
+            if chains is None:
+                chains = _line_chains(session, alive, line_steps)
+            ancestors = step_ancestry(a, b, ea.pairs, chains)
+        save_step_lineage(session, a, b, ancestors, step_chain(rows.steps, b))
+    return len(todo)
 
 
 def ingest_and_align(

@@ -199,7 +199,7 @@ def rule_drift(
     ra = align_rule(session, rule, as_of=as_of)
     if not ra.editions or not ra.groups:
         raise rule_not_found(session, rule, as_of=as_of)
-    infos = list(ra.editions)
+    infos = lineage_editions(session, ra, as_of)
     ref = _pick_reference(session, infos, reference, rule, as_of)
     columns = [
         e
@@ -291,6 +291,17 @@ def rule_drift(
         _summary(missing, renumbered, findings),
         language_notes([e.language for e in columns]),
     )
+
+
+def lineage_editions(session: Session, ra: Any, as_of: int | None) -> list[EditionInfo]:
+    """The columns of a rule's drift: every edition of its lineage, in the store's order:
+    those that hold the number and the older ones whose clauses are its past under other
+    numbers or in the glossary (Trample was 502.9 until 2009-05-01), each cell with that
+    edition's own label, as `trace` shows them."""
+    if not ra.ancestors:
+        return list(ra.editions)
+    wanted = {e.id for e in ra.editions} | {e.id for e in ra.ancestors}
+    return [e for e in list_editions(session, as_of) if e.id in wanted]
 
 
 def _today_s_rule(

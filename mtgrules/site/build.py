@@ -167,6 +167,7 @@ def _build(
     progress: Progress = SILENT,
 ) -> SiteReport:
     from ..align import align_editions
+    from ..align.storage import lineage_rows, step_lineage
     from ..reports.diff import alignment_diff
 
     start = time.perf_counter()
@@ -218,6 +219,7 @@ def _build(
         plan.steps, key=lambda ab: (ab[0].language != "en", ab[0].language, ab[0].date or "")
     )
     alignments = 0
+    lineage = lineage_rows(session, {e.id: e for e in infos})
     # Each English step as "clause of a -> its clause in b", to follow a translation's
     # English to the newest English (coverage against today's rules).
     forward: dict[int, dict[int, int]] = {}
@@ -232,6 +234,9 @@ def _build(
         _keep_contents(data, ea)
         if a.language == "en":
             history.add_step(ea)
+            lap("history")
+            history.add_ancestors(step_lineage(session, ea, lineage, history.earlier))
+            lap("lineage")
             forward[a.id] = {
                 p.a.id: p.b.id for p in ea.pairs if p.a is not None and p.b is not None
             }

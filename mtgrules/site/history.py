@@ -12,8 +12,9 @@ needs anyway for the changelogs, which align_editions stores and reads back:
 - each translation with the English edition it follows (reports.common.followed_english,
   as drift and trace choose it).
 
-align.ancestry adds, per step, what the pairs leave out: rules rewritten under a new number
-and sentences of the old glossary. Each chain (a "group", as in align_rule) is laid out by
+Each step's lineage (align/ancestry.py, stored at ingest by align/plan.py and read back by
+align.storage.step_lineage, as trace and drift read it) adds what the pairs leave out:
+rules rewritten under a new number and sentences of the old glossary. Each chain (a "group", as in align_rule) is laid out by
 reports.trace.trace_members, the code that lays out `mtgrules trace`: the same spans, events,
 copies and translations.
 """
@@ -25,7 +26,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from ..align import EditionAlignment, Member
-from ..align.ancestry import Version, closest_sentence, step_ancestors
+from ..align.ancestry import Ancestor, Version, closest_sentence
 from ..align.plan import edition_lines, english_copy_reference
 from ..align.reference import is_official_english
 from ..reports.common import RULE_KINDS, followed_english, newest_english
@@ -186,18 +187,14 @@ class History:
             self._up[ra] = rb
 
     def add_step(self, ea: EditionAlignment) -> None:
-        """Two consecutive official English editions: chain their paired clauses, then look
-        for the ancestors of the clauses the pairs leave new."""
+        """Two consecutive official English editions: chain their paired clauses. The
+        ancestors of the clauses the pairs leave new come after (add_ancestors), read from
+        the step's stored lineage (align.storage.step_lineage), as trace reads them."""
         a_id, b_id = ea.a.id, ea.b.id
-        older: dict[int, ClauseView] = {}
-        newer: dict[int, ClauseView] = {}
-        new_ids: set[int] = set()
-        free_ids: set[int] = set()
         for p in ea.pairs:
-            for c, ed, side in ((p.a, a_id, older), (p.b, b_id, newer)):
+            for c, ed in ((p.a, a_id), (p.b, b_id)):
                 if c is None:
                     continue
-                side[c.id] = c
                 if c.kind in RULE_KINDS:
                     self._keep(c, ed)
                 elif c.kind == "heading" and c.label:
@@ -207,35 +204,26 @@ class History:
                     self._union(p.a.id, p.b.id)
                     if p.a.kind == p.b.kind == "glossary":
                         self._glossary_pred.setdefault(p.b.id, []).append(p.a.id)
-            elif p.b is not None and p.b.kind == "rule":
-                new_ids.add(p.b.id)
-            elif p.a is not None and p.a.kind == "rule":
-                free_ids.add(p.a.id)
-        if not new_ids:
-            return
-        for anc in step_ancestors(
-            a_id,
-            list(older.values()),
-            b_id,
-            list(newer.values()),
-            new_ids,
-            free_ids,
-            self._earlier,
-        ):
+
+    def add_ancestors(self, ancestors: Iterable[Ancestor]) -> None:
+        """A step's lineage: a rule ancestor joins the group of the clause it became; a
+        sentence of a glossary entry is shown in that group."""
+        for anc in ancestors:
             self.lineage_links += 1
             if anc.sentence is None:
-                self._union(anc.clause_id, anc.target)
+                if anc.clause_id in self._up and anc.target in self._up:
+                    self._union(anc.clause_id, anc.target)
             else:
                 # A sentence may be the ancestor of rules new in different editions (as in
                 # lineage.py, where each rule judges the old glossary for itself).
                 key = (anc.clause_id, anc.sentence, anc.target)
-                if key not in self._sentences:
-                    rec = self.recs[anc.clause_id]
+                rec = self.recs.get(anc.clause_id)
+                if key not in self._sentences and rec is not None:
                     self._sentences[key] = SentenceMember(
                         rec, anc.sentence, anc.text, anc.target, anc.score
                     )
 
-    def _earlier(self, clause_id: int) -> list[Version]:
+    def earlier(self, clause_id: int) -> list[Version]:
         """The earlier versions of a glossary entry, newest first, along its chains."""
         out = []
         seen = {clause_id}

@@ -150,7 +150,7 @@ class Clause(Base):
     edition: Mapped[Edition] = relationship(back_populates="clauses")
 
 
-ALIGNMENT_KINDS = ("editions", "rule")
+ALIGNMENT_KINDS = ("editions", "rule", "lineage")
 
 
 class Alignment(Base):
