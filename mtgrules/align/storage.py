@@ -593,9 +593,10 @@ class StoredAlignment:
         return self.stats.get("by")
 
 
-def edition_alignment_rows(session: Session) -> list[StoredAlignment]:
-    """Every stored whole-edition alignment, oldest first; one query for the rows and one
-    count of links per row (an alignment whose links are gone is not current)."""
+def _alignment_rows(session: Session, kind: str) -> list[tuple[int, int, int, dict, bool]]:
+    """Every stored alignment of ``kind``, oldest first, as (id, a, b, stats, current): one
+    query for the rows and one count of links per row. A row is current while this aligner
+    made it and all its links are there (an alignment whose links are gone is not)."""
     rows = session.execute(
         select(
             Alignment.id,
@@ -604,7 +605,7 @@ def edition_alignment_rows(session: Session) -> list[StoredAlignment]:
             Alignment.signature,
             Alignment.stats,
         )
-        .where(Alignment.kind == EDITIONS)
+        .where(Alignment.kind == kind)
         .order_by(Alignment.id)
     ).all()
     if not rows:
@@ -612,20 +613,23 @@ def edition_alignment_rows(session: Session) -> list[StoredAlignment]:
     counts = dict(
         session.execute(
             select(Link.alignment_id, func.count())
-            .where(Link.alignment_id.in_(select(Alignment.id).where(Alignment.kind == EDITIONS)))
+            .where(Link.alignment_id.in_(select(Alignment.id).where(Alignment.kind == kind)))
             .group_by(Link.alignment_id)
         ).all()
     )
     sig = signature()
+    out = []
+    for rid, a, b, sig_, stats in rows:
+        stats = dict(stats or {})
+        out.append((rid, a, b, stats, sig_ == sig and counts.get(rid, 0) == stats.get("links")))
+    return out
+
+
+def edition_alignment_rows(session: Session) -> list[StoredAlignment]:
+    """Every stored whole-edition alignment, oldest first (_alignment_rows)."""
     return [
-        StoredAlignment(
-            rid,
-            a,
-            b,
-            sig_ == sig and counts.get(rid, 0) == (stats or {}).get("links"),
-            dict(stats or {}),
-        )
-        for rid, a, b, sig_, stats in rows
+        StoredAlignment(rid, a, b, current, stats)
+        for rid, a, b, stats, current in _alignment_rows(session, EDITIONS)
     ]
 
 
@@ -689,36 +693,10 @@ def lineage_rows(session: Session, alive: dict[int, EditionInfo] | None = None) 
     current; an edition inserted before a step makes that step's lineage stale."""
     alive = alive if alive is not None else {e.id: e for e in list_editions(session)}
     back = official_steps(session, alive)
-    rows = session.execute(
-        select(
-            Alignment.id,
-            Alignment.edition_a,
-            Alignment.edition_b,
-            Alignment.signature,
-            Alignment.stats,
-        )
-        .where(Alignment.kind == LINEAGE)
-        .order_by(Alignment.id)
-    ).all()
-    counts = dict(
-        session.execute(
-            select(Link.alignment_id, func.count())
-            .where(Link.alignment_id.in_(select(Alignment.id).where(Alignment.kind == LINEAGE)))
-            .group_by(Link.alignment_id)
-        ).all()
-    )
-    sig = signature()
     current: dict[tuple[int, int], int] = {}
     others = []
-    for rid, a, b, sig_, stats in rows:
-        stats = stats or {}
-        ok = (
-            sig_ == sig
-            and counts.get(rid, 0) == stats.get("links")
-            and b in back
-            and back[b][1] == a
-            and stats.get("steps") == step_chain(back, b)
-        )
+    for rid, a, b, stats, made in _alignment_rows(session, LINEAGE):
+        ok = made and b in back and back[b][1] == a and stats.get("steps") == step_chain(back, b)
         if ok:
             current[(a, b)] = rid
         else:
