@@ -13,7 +13,9 @@ store's bytes are hashed before and after: reads must never write.
 --before TREE runs every command a second time, in turn with this tree's, with the code of
 another checkout (a worktree of main, say) on STORE2, a store that code built (each code's
 aligner digest makes the other's stored alignments stale): its figure is printed beside, with
-the ratio now/before.
+the ratio now/before; and each command's output (stdout, exit code) under both codes is
+compared byte for byte, with drift and trace of several more rules in text and JSON
+(SAME_OUTPUT): a change made for speed must not change an answer.
 """
 
 from __future__ import annotations
@@ -44,6 +46,28 @@ COMMANDS = [
     ["trace", "107.3"],
     ["export", "xliff", "zh-Hans-2022-06-10", "-o", "{tmp}/job.xlf"],
 ]
+# Compared between the two codes with --before (not timed): a number reused (702.19 was
+# Banding in 2009, Trample today), one clause (202.3d), an old number (510.1c was 310.2c),
+# a Chinese translation's renumbering (its 701.37 is 701.42), whole editions.
+SAME_OUTPUT = [
+    [*c, "--format", fmt]
+    for c in (
+        ["drift", "107.3"],
+        ["trace", "107.3"],
+        ["trace", "107.3g"],
+        ["drift", "702.19"],
+        ["trace", "702.19"],
+        ["drift", "202.3d"],
+        ["trace", "202.3d"],
+        ["drift", "510.1c"],
+        ["trace", "510.1c"],
+        ["drift", "701.42", "--lang", "zh-Hans"],
+        ["trace", "701.42b"],
+        ["drift", "--edition", "en-2025-11-14"],
+        ["drift", "--edition", "zh-Hans-2022-06-10"],
+    )
+    for fmt in ("text", "json")
+]
 
 
 def _mtgrules() -> list[str]:
@@ -70,6 +94,12 @@ def _time(
         if proc.returncode != 0:
             raise SystemExit(f"{' '.join(cmd)} failed: {proc.stderr.decode()[-300:]}")
     return walls, cpus
+
+
+def _answer(cmd: list[str], env: dict[str, str], cwd: str | None = None) -> tuple[int, bytes]:
+    """A command's exit code and stdout (untimed)."""
+    proc = subprocess.run(cmd, capture_output=True, env=env, cwd=cwd)
+    return proc.returncode, proc.stdout
 
 
 def _store_bytes(db: str) -> str | None:
@@ -113,10 +143,25 @@ def main() -> None:
             for n, c in zip(names, commands, strict=True)
         }
         before = _store_bytes(db) if sqlite else None
+        differ: list[str] = []
         for name, cmd in cmds.items():  # warm-up: bytecode cache and OS file cache
             _time(cmd, 1, env)
             if args.before:
                 _time(old[name], 1, old_env, cwd=args.before)
+        if args.before:
+            checked = [
+                *((n, c) for n, c in zip(names, commands, strict=True)),
+                *((" ".join(c), c) for c in SAME_OUTPUT),
+            ]
+            for name, c in checked:
+                now = _answer([*_mtgrules(), "--db", str(db), *c], env)
+                was = _answer(
+                    [sys.executable, "-m", "mtgrules.cli", "--db", str(args.before_db), *c],
+                    old_env,
+                    cwd=args.before,
+                )
+                if now != was:
+                    differ.append(name)
         baselines = {"python -c pass": [sys.executable, "-c", "pass"]}
         if sqlite:
             query = (
@@ -159,6 +204,11 @@ def main() -> None:
         "(seconds are medians; xpass: CPU time over python -c pass's; before: the other "
         "code's CPU time, run in turn with this one's)"
     )
+    if args.before:
+        same = len(checked) - len(differ)
+        print(f"outputs identical to before's (stdout and exit code): {same} of {len(checked)}")
+        for name in differ:
+            print(f"  DIFFERS: mtgrules {name}")
     if sqlite:
         print(f"store unchanged by the reads: {'yes' if before == after else 'NO'}")
 

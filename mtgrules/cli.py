@@ -232,7 +232,7 @@ class AppContext:
 
     def read_light(self, work):
         """``work(session)`` for a report that reads only what the store holds (update, export
-        xliff): on a current, non-empty SQLite store through sqlite3 (no SQLAlchemy import,
+        xliff, drift, trace): on a current, non-empty SQLite store through sqlite3 (no SQLAlchemy import,
         a quarter of such a command's time: store/sql.py), else, or when the work declines
         that path halfway (it needs an alignment the store lacks, computed in memory), in the
         usual read transaction, which migrates or ingests the bundled corpus first."""
@@ -848,21 +848,22 @@ def drift(
             "give a rule (mtgrules drift 107.3) or a whole edition (mtgrules drift --edition E)"
         )
     app.check_outputs(("-o", output))
-    app.ensure_data()
     if rule is not None:
         from .reports.drift import rule_drift
         from .text.labels import parse_rule_label
 
         label = parse_rule_label(rule)
-        with app.read() as s:
-            report = rule_drift(s, label, reference=reference, language=language, as_of=as_of)
+        report = app.read_light(
+            lambda s: rule_drift(s, label, reference=reference, language=language, as_of=as_of)
+        )
         kind = "rule_drift"
     else:
         from .reports.drift import edition_drift
 
         assert edition is not None
-        with app.read() as s:
-            report = edition_drift(s, edition, reference=reference, as_of=as_of)
+        report = app.read_light(
+            lambda s: edition_drift(s, edition, reference=reference, as_of=as_of)
+        )
         kind = "edition_drift"
     _emit(kind, report, fmt, output)
     if exit_code and report.has_differences():
@@ -961,9 +962,7 @@ def trace(app: AppContext, rule: str, fmt: str, output: Path | None, as_of: int 
 
     label = parse_rule_label(rule)
     app.check_outputs(("-o", output))
-    app.ensure_data()
-    with app.read() as s:
-        report = trace_clause(s, label, as_of=as_of)
+    report = app.read_light(lambda s: trace_clause(s, label, as_of=as_of))
     _emit("trace", report, fmt, output)
 
 

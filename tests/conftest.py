@@ -296,3 +296,35 @@ def corpus_site(_corpus_template: StoreRef, tmp_path_factory) -> Iterator[tuple[
         engine.dispose()
     yield db, out
     drop_store(db)
+
+
+# --- the fast read path (store/sql.py): a command run with and without SQLAlchemy ----------
+
+_SQLALCHEMY_AT_EXIT = (
+    "import sys, atexit\n"
+    "atexit.register(lambda: print('sqlalchemy' in sys.modules, file=sys.stderr))\n"
+    "from mtgrules.cli import main\n"
+    "sys.argv = ['mtgrules', *sys.argv[1:]]\n"
+    "main()\n"
+)
+
+
+def cli_importing(db: StoreRef, *args: str) -> tuple[str, bool, list[str]]:
+    """The command run as `mtgrules --db DB ARGS` in a new process: (its stdout, whether the
+    process imported SQLAlchemy, its other stderr lines). It must succeed."""
+    proc = subprocess.run(
+        [sys.executable, "-c", _SQLALCHEMY_AT_EXIT, "--db", str(db), *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
+    assert proc.returncode == 0, proc.stderr
+    *rest, last = proc.stderr.strip().splitlines()
+    return proc.stdout, last == "True", rest
+
+
+def usual_session_url(path: Path) -> str:
+    """A URL for the same SQLite file that the fast path does not take (a URL with options):
+    the command runs on a SQLAlchemy session."""
+    return f"sqlite:///{path}?timeout=30"

@@ -21,7 +21,15 @@ import pytest
 from mtgrules.reports.drift import edition_drift
 from mtgrules.reports.update import update_report
 
-from .conftest import EXTRA, ON_PG, TRANSLATIONS, run_cli, table_counts
+from .conftest import (
+    EXTRA,
+    ON_PG,
+    TRANSLATIONS,
+    cli_importing,
+    run_cli,
+    table_counts,
+    usual_session_url,
+)
 
 XLIFF_NS = "{urn:oasis:names:tc:xliff:document:1.2}"
 
@@ -365,45 +373,14 @@ def test_unchanged_pairs_go_out_as_tmx(job, report_2025):
 
 # --- the fast read path (store/sql.py): the same report without SQLAlchemy -----------------
 
-_SQLALCHEMY_AT_EXIT = (
-    "import sys, atexit\n"
-    "atexit.register(lambda: print('sqlalchemy' in sys.modules, file=sys.stderr))\n"
-    "from mtgrules.cli import main\n"
-    "sys.argv = ['mtgrules', *sys.argv[1:]]\n"
-    "main()\n"
-)
-
-
-def _cli_importing(db, *args: str):
-    """The command run as `mtgrules --db DB ARGS`, saying on its last stderr line whether
-    the process imported SQLAlchemy."""
-    import subprocess
-    import sys
-
-    proc = subprocess.run(
-        [sys.executable, "-c", _SQLALCHEMY_AT_EXIT, "--db", str(db), *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={**__import__("os").environ, "NO_COLOR": "1"},
-    )
-    assert proc.returncode == 0, proc.stderr
-    *rest, last = proc.stderr.strip().splitlines()
-    return proc.stdout, last == "True", rest
-
-
-def _the_usual_session(path: Path) -> str:
-    """A URL for the same file that the fast path does not take (a URL with options)."""
-    return f"sqlite:///{path}?timeout=30"
-
 
 @pytest.mark.skipif(ON_PG, reason="the fast path reads SQLite files")
 @pytest.mark.parametrize("fmt", ["json", "text"])
 def test_update_reads_a_current_store_without_sqlalchemy_and_answers_the_same(store_copy, fmt):
     args = ("update", "zh-Hans-2022-06-10", "--format", fmt)
-    fast, imported, _ = _cli_importing(store_copy, *args)
+    fast, imported, _ = cli_importing(store_copy, *args)
     assert not imported
-    usual, imported, _ = _cli_importing(_the_usual_session(store_copy), *args)
+    usual, imported, _ = cli_importing(usual_session_url(store_copy), *args)
     assert imported
     assert fast == usual
     if fmt == "json":
@@ -412,10 +389,10 @@ def test_update_reads_a_current_store_without_sqlalchemy_and_answers_the_same(st
 
 @pytest.mark.skipif(ON_PG, reason="the fast path reads SQLite files")
 def test_export_xliff_reads_a_current_store_without_sqlalchemy(store_copy, tmp_path):
-    fast, imported, _ = _cli_importing(store_copy, "export", "xliff", "zh-Hans-2022-06-10")
+    fast, imported, _ = cli_importing(store_copy, "export", "xliff", "zh-Hans-2022-06-10")
     assert not imported
-    usual, _, _ = _cli_importing(
-        _the_usual_session(store_copy), "export", "xliff", "zh-Hans-2022-06-10"
+    usual, _, _ = cli_importing(
+        usual_session_url(store_copy), "export", "xliff", "zh-Hans-2022-06-10"
     )
     # The same job but for the moment it was written (the file's date attribute).
     import re
@@ -441,9 +418,9 @@ def test_update_on_a_store_without_its_alignments_leaves_the_fast_path_for_the_a
         db.execute("DELETE FROM alignment")
     db.close()
     args = ("update", "zh-Hans-2022-06-10", "--format", "json")
-    fell_back, imported, notes = _cli_importing(store_copy, *args)
+    fell_back, imported, notes = cli_importing(store_copy, *args)
     assert imported
-    usual, _, _ = _cli_importing(_the_usual_session(store_copy), *args)
+    usual, _, _ = cli_importing(usual_session_url(store_copy), *args)
     assert json.loads(fell_back) == json.loads(usual)
     assert json.loads(fell_back)["summary"]["changed"] > 100
 

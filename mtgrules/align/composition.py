@@ -16,11 +16,14 @@ way a reader asks for it.
 
 from __future__ import annotations
 
-from sqlalchemy.orm import Session
+from typing import TYPE_CHECKING
 
 from ..store.queries import EditionInfo, edition_clauses
 from ..store.sql import fetch, in_list
 from .model import EditionAlignment, Pair
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
 
 
 def chain_between(

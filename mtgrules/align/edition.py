@@ -6,8 +6,7 @@ from __future__ import annotations
 import operator
 from collections import Counter
 from collections.abc import Iterable
-
-from sqlalchemy.orm import Session
+from typing import TYPE_CHECKING
 
 from ..errors import NotFoundError
 from ..store.queries import (
@@ -25,6 +24,9 @@ from .model import EditionAlignment, Pair
 from .numbering import labels_count
 from .sequence import Item, Settings, align_items, order_steps
 from .terms import pair_by_kept_terms
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
 
 # Noise (credits, addresses) is not rule text; aligning it would only add false links.
 ALIGNED_KINDS = ("rule", "example", "heading", "glossary", "commentary")

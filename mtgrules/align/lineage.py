@@ -16,15 +16,18 @@ import re
 from collections import Counter
 from collections.abc import Mapping
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from rapidfuzz import fuzz
-from sqlalchemy.orm import Session
 
 from ..store.queries import edition_clauses, list_editions
 from ..text.fold import fold
 from ..text.labels import rule_of
 from ..text.language import is_english
 from .model import Linked, Member
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
 
 # Text is folded to lower case first; "[x]" (a placeholder in a template) is not "x".
 _TOKEN = re.compile(r"\{[^}]+\}|\[[-+]?[0-9xyz]+\]|[a-z]{3,}|\b[xyz0-9]\b")

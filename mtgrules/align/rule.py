@@ -14,8 +14,7 @@ Links chain into groups; a group's key is the label in the newest edition that h
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-
-from sqlalchemy.orm import Session
+from typing import TYPE_CHECKING
 
 from ..store.queries import (
     ClauseView,
@@ -31,6 +30,9 @@ from .lineage import link_ancestors
 from .model import Group, Linked, Member, Node, RuleAlignment
 from .numbering import labels_count
 from .sequence import Item, Settings, align_items, order_steps
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
 
 
 @dataclass

@@ -23,14 +23,10 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import delete, func, insert, select
-from sqlalchemy.orm import Session
-
-from ..store.models import Alignment, Clause, Link
 from ..store.queries import EditionInfo, clauses_by_id, list_editions
-from ..store.sql import fetch, fetch_in, in_list, json_list
+from ..store.sql import fetch, fetch_in, in_list, json_dict, json_list, needs_full_session
 from .ancestry import Ancestor, GlossaryChains, Version, closest_sentence, step_ancestry
 from .composition import chain_between, composed_alignment, reversed_alignment
 from .edition import compute_edition_alignment, edition_info
@@ -55,11 +51,25 @@ from .stored import (  # noqa: F401  (re-exported: the read side of whole editio
     stored_glossary_pairs,
 )
 
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
+    from ..store.models import Alignment
+
 RULE = "rule"
 LINEAGE = "lineage"
 
 
+# Reading goes through plain SQL (store/sql.fetch), on a SQLAlchemy session and on the
+# standard library's sqlite3 alike (drift and trace read a current SQLite store without
+# importing SQLAlchemy: store/sql.py says why); the writes below import it when they run.
+
+
 def _delete(session: Session, ids: list[int]) -> None:
+    from sqlalchemy import delete
+
+    from ..store.models import Alignment, Link
+
     if ids:
         session.execute(delete(Link).where(Link.alignment_id.in_(ids)))
         session.execute(delete(Alignment).where(Alignment.id.in_(ids)))
@@ -129,6 +139,7 @@ def align_editions(
                     back = composed_alignment(session, info_b, info_a, chain)
             if back is not None:
                 return reversed_alignment(back)
+    needs_full_session(session)  # the aligner, in memory: on the usual session
     started = time.perf_counter()
     result = compute_edition_alignment(session, info_a, info_b)
     if store:
@@ -184,6 +195,7 @@ def align_rule(
             return chained
         if stored is not None:
             return rule_alignment(session, rule, editions, *stored, as_of)
+    needs_full_session(session)
     started = time.perf_counter()
     links, inferred, extra = compute_rule_links(session, rule, editions, as_of)
     if store and as_of is None:
@@ -294,6 +306,7 @@ def chained_rule_alignment(
         }
         inferred = {n: v for n, v in kept[1].items() if n in links}
     elif unreached:
+        needs_full_session(session)
         started = time.perf_counter()
         links, inferred = pair_rule_editions(editions, unreached)
         if not store:
@@ -485,6 +498,10 @@ def save_edition_alignment(
     """Store ``result``, replacing any older whole-edition alignment of the same pair (the
     rule alignments over the same pair belong to align_rule and stay). ``origin`` goes into
     the row's stats: who asked for it and why (the ingest's plan, see plan.py)."""
+    from sqlalchemy import select
+
+    from ..store.models import Alignment
+
     old = session.scalars(
         select(Alignment.id).where(
             Alignment.kind == EDITIONS,
@@ -534,6 +551,10 @@ def _insert_rows(session: Session, rows: list[tuple]) -> None:
     label), in one executemany."""
     if not rows:
         return
+    from sqlalchemy import insert
+
+    from ..store.models import Link
+
     dialect = session.get_bind().dialect
     if dialect.name == "sqlite":
         # SQLite stores JSON as text: handing the driver the rows, serialized as SQLAlchemy
@@ -597,30 +618,28 @@ def _alignment_rows(session: Session, kind: str) -> list[tuple[int, int, int, di
     """Every stored alignment of ``kind``, oldest first, as (id, a, b, stats, current): one
     query for the rows and one count of links per row. A row is current while this aligner
     made it and all its links are there (an alignment whose links are gone is not)."""
-    rows = session.execute(
-        select(
-            Alignment.id,
-            Alignment.edition_a,
-            Alignment.edition_b,
-            Alignment.signature,
-            Alignment.stats,
-        )
-        .where(Alignment.kind == kind)
-        .order_by(Alignment.id)
-    ).all()
+    rows = fetch(
+        session,
+        "SELECT id, edition_a, edition_b, signature, stats FROM alignment "
+        "WHERE kind = :kind ORDER BY id",
+        {"kind": kind},
+        plain=True,
+    )
     if not rows:
         return []
     counts = dict(
-        session.execute(
-            select(Link.alignment_id, func.count())
-            .where(Link.alignment_id.in_(select(Alignment.id).where(Alignment.kind == kind)))
-            .group_by(Link.alignment_id)
-        ).all()
+        fetch(
+            session,
+            "SELECT alignment_id, count(*) FROM link WHERE alignment_id IN "
+            "(SELECT id FROM alignment WHERE kind = :kind) GROUP BY alignment_id",
+            {"kind": kind},
+            plain=True,
+        )
     )
     sig = signature()
     out = []
     for rid, a, b, sig_, stats in rows:
-        stats = dict(stats or {})
+        stats = json_dict(stats)
         out.append((rid, a, b, stats, sig_ == sig and counts.get(rid, 0) == stats.get("links")))
     return out
 
@@ -740,6 +759,10 @@ def save_step_lineage(
     """Store one step's lineage (replacing any older one of the same step): a link from
     each ancestor (a rule of ``a``, or a glossary entry of ``a`` or of an older edition,
     the sentence in its evidence) to the clause of ``b`` it became."""
+    from sqlalchemy import select
+
+    from ..store.models import Alignment
+
     old = session.scalars(
         select(Alignment.id).where(
             Alignment.kind == LINEAGE, Alignment.edition_a == a, Alignment.edition_b == b
@@ -769,6 +792,10 @@ def save_step_lineage(
 
 def load_step_lineage(session: Session, alignment_id: int) -> list[Ancestor]:
     """A stored step's lineage, as step_ancestry made it."""
+    from sqlalchemy import select
+
+    from ..store.models import Alignment, Clause, Link
+
     row = session.get(Alignment, alignment_id)
     assert row is not None
     found = session.execute(
@@ -823,12 +850,26 @@ def step_lineage(
 # --- one rule across editions --------------------------------------------------------------
 
 
-def _rule_rows(session: Session, rule: str) -> list[Alignment]:
-    return list(
-        session.scalars(
-            select(Alignment).where(Alignment.kind == RULE, Alignment.rule == rule)
-        ).all()
-    )
+@dataclass
+class _RuleRow:
+    id: int
+    edition_a: int
+    edition_b: int
+    signature: str
+    stats: dict[str, Any]
+
+
+def _rule_rows(session: Session, rule: str) -> list[_RuleRow]:
+    return [
+        _RuleRow(rid, a, b, sig, json_dict(stats))
+        for rid, a, b, sig, stats in fetch(
+            session,
+            "SELECT id, edition_a, edition_b, signature, stats FROM alignment "
+            "WHERE kind = :kind AND rule = :rule ORDER BY id",
+            {"kind": RULE, "rule": rule},
+            plain=True,
+        )
+    ]
 
 
 def save_rule_links(
@@ -840,6 +881,8 @@ def save_rule_links(
 ) -> None:
     """Store one rule's links (replacing the rule's older ones): one Alignment row per pair
     of editions that links touch, each link with its evidence and inferred label."""
+    from ..store.models import Alignment, Link
+
     _delete(session, [row.id for row in _rule_rows(session, rule)])
     sig = signature()
     now = dt.datetime.now(dt.UTC)
@@ -892,6 +935,16 @@ def save_rule_links(
     session.flush()
 
 
+@dataclass
+class _StoredLink:
+    alignment_id: int
+    source_clause_id: int
+    target_clause_id: int
+    score: float
+    evidence: list[dict[str, Any]]
+    inferred_label: str | None
+
+
 def load_rule_links(
     session: Session, rule: str, editions: list[int]
 ) -> tuple[dict[Node, Linked], dict[Node, str], list[tuple[Node, Member]]] | None:
@@ -902,7 +955,16 @@ def load_rule_links(
     if not rows or any(r.signature != sig or r.stats.get("editions") != editions for r in rows):
         return None
     by_id = {r.id: r for r in rows}
-    stored = session.scalars(select(Link).where(Link.alignment_id.in_(by_id))).all()
+    stored = [
+        _StoredLink(aid, src, dst, float(score), json_list(evidence), label)
+        for aid, src, dst, score, evidence, label in fetch(
+            session,
+            "SELECT alignment_id, source_clause_id, target_clause_id, score, evidence, "
+            f"inferred_label FROM link WHERE alignment_id IN ({in_list(sorted(by_id))}) "
+            "ORDER BY alignment_id, id",
+            plain=True,
+        )
+    ]
     per_row: dict[int, int] = {}
     for ln in stored:
         per_row[ln.alignment_id] = per_row.get(ln.alignment_id, 0) + 1
@@ -910,17 +972,13 @@ def load_rule_links(
         return None  # some links are gone: the chain would break, so recompute
     have = set(editions)
     outside = {ln.source_clause_id for ln in stored if by_id[ln.alignment_id].edition_a not in have}
-    clauses = (
-        {c.id: c for c in session.scalars(select(Clause).where(Clause.id.in_(outside)))}
-        if outside
-        else {}
-    )
+    clauses = {cid: c for cid, (_eid, c) in clauses_by_id(session, outside).items()}
     links: dict = {}
     inferred: dict = {}
     extra: list = []
     for ln in stored:
         row = by_id[ln.alignment_id]
-        evidence = list(ln.evidence or [])
+        evidence = list(ln.evidence)
         unit = next((e for e in evidence if e.get("feature") == "sentence"), None)
         sentence = unit.get("value") if unit else None
         node = (row.edition_a, ln.source_clause_id, sentence)
@@ -985,9 +1043,10 @@ def relabelled_links(
 ) -> list[RelabelledLink]:
     """Every stored link, of any alignment between one of ``edition_pairs`` (a, b), whose two
     clauses both have a label and the labels differ."""
+    from sqlalchemy import select
     from sqlalchemy.orm import aliased
 
-    from ..store.models import Edition
+    from ..store.models import Alignment, Clause, Edition, Link
 
     wanted = set(edition_pairs)
     ids = [

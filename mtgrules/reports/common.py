@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 # One answer for "which English does this edition follow", shared with the aligner.
 from ..align.reference import followed_english, newest_english
 from ..store.queries import EditionInfo
+from ..store.sql import fetch_in, json_list
 from ..text.language import is_english
 
 if TYPE_CHECKING:
@@ -33,20 +34,10 @@ def is_translation(info: EditionInfo) -> bool:
 
 def clause_flags(session: Session, ids: Iterable[int]) -> dict[int, tuple[list[str], str | None]]:
     """Damage flags and parent rule of clauses by id (alignment members carry neither)."""
-    from sqlalchemy import select
-
-    from ..store.models import Clause
-
-    wanted = sorted(set(ids))
-    out: dict[int, tuple[list[str], str | None]] = {}
-    # SQLite caps bound parameters; 500 at a time stays far below every limit.
-    for i in range(0, len(wanted), 500):
-        chunk = wanted[i : i + 500]
-        for cid, flags, parent in session.execute(
-            select(Clause.id, Clause.flags, Clause.parent).where(Clause.id.in_(chunk))
-        ):
-            out[cid] = (list(flags or []), parent)
-    return out
+    rows = fetch_in(
+        session, "SELECT id, flags, parent FROM clause WHERE id IN ({ids})", ids, plain=True
+    )
+    return {cid: (json_list(flags), parent) for cid, flags, parent in rows}
 
 
 def edition_gaps(report: dict[str, Any], editions: dict[str, Any], reference: str):

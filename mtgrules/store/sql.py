@@ -152,6 +152,17 @@ def json_list(value: Any) -> list:
     return list(value)
 
 
+def json_dict(value: Any) -> dict:
+    """A JSON object column as a dict whatever the driver returns (text on SQLite)."""
+    if value is None:
+        return {}
+    if isinstance(value, str):
+        import json
+
+        return dict(json.loads(value or "{}") or {})
+    return dict(value)
+
+
 # --- opening a store without SQLAlchemy ---------------------------------------------------
 
 
