@@ -193,6 +193,30 @@ def test_fold_old_mana(old: str, new: str) -> None:
     assert fold_old_mana(old) == new
 
 
+# Each of the plain-text spellings alone (the fold skips a pattern when a character it needs
+# is absent), and texts that hold none of them.
+ASCII_TYPOGRAPHY = [
+    ("cards--even", "cards-even"),
+    ("cards -- even", "cards-even"),
+    ("cards\u2014even", "cards-even"),
+    ("Artifact - Equipment", "Artifact-Equipment"),
+    ("turn-based actions", "turn-based actions"),
+    ("Magic: The Gathering(TM)", "Magic: The Gathering\u2122"),
+    ("_Odyssey_(tm) block", "_Odyssey\u2122 block"),
+    ("DuelsTM of the Planeswalkers", "Duels\u2122 of the Planeswalkers"),
+    ("Wizards of the Coast(R)", "Wizards of the Coast\u00ae"),
+    ("(C) 2006 Wizards", "\u00a9 2006 Wizards"),
+    ("see <http://www.wizards.com/magic>", "see http://www.wizards.com/magic"),
+    ("a player (reminder text) draws", "a player (reminder text) draws"),
+    ("Many cards use the letter X.", "Many cards use the letter X."),
+]
+
+
+@pytest.mark.parametrize("text, folded", ASCII_TYPOGRAPHY)
+def test_fold_ascii_typography(text: str, folded: str) -> None:
+    assert fold_ascii_typography(text) == folded
+
+
 # --- PDF layout: headers, footers, page numbers, wrapped rules ----------------------------
 
 

@@ -350,19 +350,20 @@ def glossary_terms(session: Session, edition_ids: list[int]) -> dict[int, set[st
     return out
 
 
-# The editions read inside reading_editions(), by id: a report that reads one edition
-# several times (update reads its English for itself and through two stored alignments,
-# storage.load_edition_alignment) reads it from the store once.
-_EDITIONS_READ: ContextVar[dict[int, list[ClauseView]] | None] = ContextVar(
+# The editions read inside reading_editions(), by id, and how many it keeps (None: all): a
+# report that reads one edition several times (update reads its English for itself and
+# through two stored alignments, storage.load_edition_alignment) reads it from the store once.
+_EDITIONS_READ: ContextVar[tuple[dict[int, list[ClauseView]], int | None] | None] = ContextVar(
     "editions_read", default=None
 )
 
 
 @contextmanager
-def reading_editions() -> Iterator[None]:
+def reading_editions(keep: int | None = None) -> Iterator[None]:
     """Within it, edition_clauses reads each edition once (one read transaction: the
-    clauses of an edition id never change inside it)."""
-    token = _EDITIONS_READ.set({})
+    clauses of an edition id never change inside it); with ``keep``, only the editions last
+    read are kept (the site reads a hundred editions, mostly each beside the one before)."""
+    token = _EDITIONS_READ.set(({}, keep))
     try:
         yield
     finally:
@@ -372,9 +373,11 @@ def reading_editions() -> Iterator[None]:
 def edition_clauses(session: Session, edition_id: int) -> list[ClauseView]:
     """Every clause of an edition, in order. Plain rows rather than ORM objects: an edition is
     4,000 clauses, and the aligner, the reports and the site read many editions per command."""
-    read = _EDITIONS_READ.get()
+    reading = _EDITIONS_READ.get()
+    read, keep = reading if reading is not None else (None, None)
     if read is not None and int(edition_id) in read:
-        return list(read[int(edition_id)])  # a list of its own; the same clauses
+        kept = read[int(edition_id)] = read.pop(int(edition_id))  # now the last read
+        return list(kept)  # a list of its own; the same clauses
     rows = fetch(
         session,
         f"SELECT {_CLAUSE_COLUMNS} FROM clause WHERE edition_id = :e ORDER BY position",
@@ -397,6 +400,8 @@ def edition_clauses(session: Session, edition_id: int) -> list[ClauseView]:
     ]
     if read is not None:
         read[int(edition_id)] = out
+        while keep is not None and len(read) > keep:
+            del read[next(iter(read))]
         return list(out)
     return out
 

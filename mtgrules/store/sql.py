@@ -143,7 +143,7 @@ def iso_date(value: Any) -> str | None:
 
 def json_list(value: Any) -> list:
     """A JSON column as a list whatever the driver returns (text on SQLite)."""
-    if value is None:
+    if value is None or value == "[]":  # the commonest by far: a clause with no flags
         return []
     if isinstance(value, str):
         import json

@@ -51,11 +51,18 @@ def fold_ascii_typography(text: str) -> str:
     copyright signs and their ``(TM)``, ``(R)``, ``(C)`` spellings become the signs, and a link
     in angle brackets loses its brackets. Apply it to the raw text, before ``normalize_text``
     (which folds the em dash into a hyphen that could no longer be told from "turn-based")."""
-    text = _ANGLED_URL.sub(r"\1", text)
-    text = _EM_DASH.sub("-", text)
-    text = _TRADEMARK.sub("\u2122", text)
-    text = _REGISTERED.sub("\u00ae", text)
-    return _COPYRIGHT.sub("\u00a9", text)
+    # Each pattern only where a character it needs is there (most texts have no "<", "--",
+    # "TM" or "(c)"): diff compares 25,000 pairs of printings on a site build.
+    if "<" in text:
+        text = _ANGLED_URL.sub(r"\1", text)
+    if "-" in text or "\u2014" in text:
+        text = _EM_DASH.sub("-", text)
+    if "TM" in text or "tm)" in text or "\u2122" in text:
+        text = _TRADEMARK.sub("\u2122", text)
+    if "(" in text or "\u00ae" in text or "\u00a9" in text:
+        text = _REGISTERED.sub("\u00ae", text)
+        text = _COPYRIGHT.sub("\u00a9", text)
+    return text
 
 
 # What a code page loses and writes "?" (or U+FFFD) for: typography outside ASCII. After the
