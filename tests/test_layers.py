@@ -70,6 +70,8 @@ ALIGN_LAYERS: dict[str, int] = {
     "lineage": 30,
     "ancestry": 31,
     "rule": 31,
+    # whole-edition pairs computed in worker processes (steps of edition.py, no store)
+    "workers": 31,
     "english": 31,
     "dating": 32,
     "choice": 33,
