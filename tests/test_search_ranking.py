@@ -176,6 +176,17 @@ OFF_SUBJECT = [
     ("what happens when everyone passes priority", "731.1", "Taking Shortcuts", "117.3d"),
 ]
 
+# A question goes first to a rule that opens with its rarest word, its subject: (query, the
+# first hit, why). Read in cr-en-2026-01-16.txt.
+SUBJECT_FIRST = [
+    (
+        "what happens to a token when it leaves the battlefield",
+        "111.8",
+        "111.8 'A token that has left the battlefield can't move to another zone'",
+    ),
+    ("is kicker an additional cost", "702.33a", "702.33a 'Kicker is a static ability'"),
+]
+
 # The order's criteria, each above all those after it: (better, worse, why)
 _BASE = dict(
     preferred=True, tier=2, coverage=1.0, phrase=True, near=1.0, concordance=False, weight=5.0
@@ -409,6 +420,11 @@ def test_a_feature_the_question_does_not_name_weighs_less(engine, query, rule, f
     # Named, its rules come back to the top.
     named = [h.label for h in _search(engine, f"{query} {feature}", limit=10).hits]
     assert rule in named[:5], named
+
+
+@pytest.mark.parametrize(("query", "first", "why"), SUBJECT_FIRST)
+def test_a_question_goes_to_the_rule_about_its_subject(engine, query, first, why):
+    assert _search(engine, query, limit=5).hits[0].label == first, why
 
 
 @pytest.mark.parametrize(("better", "worse", "why"), ORDER)

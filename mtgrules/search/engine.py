@@ -72,6 +72,7 @@ from .query import (
 from .rank import (
     BANDS,
     OFF_SUBJECT,
+    SUBJECT,
     Features,
     bigrams,
     has_phrase,
@@ -704,6 +705,7 @@ def _rank(
         current |= {
             g for g, group in older.items() if living.get(heads.get(samples[g], -1)) == group.kind
         }
+    rarest = max(range(len(terms)), key=lambda i: idfs[i]) if terms else None
     aside = _off_subject(plan, terms, [c for c, *_r in texts if c.group.id in literal], samples)
     for c, row, tokens, lemmas in texts:
         lang = c.group.language
@@ -749,6 +751,12 @@ def _rank(
             order=c.order if c.sub and tier == 1 else 0,
             whole=whole,
         )
+        # A rule that opens with the question's rarest word is about it ("A token that's in a
+        # zone other than the battlefield ceases to exist": 111.7 for a question on tokens).
+        if c.group.kind == "rule" and not whole and rarest is not None:
+            opening = next((i for i, t in enumerate(tokens[:4]) if t not in STOP_WORDS), None)
+            if opening is not None and opening in found[rarest]:
+                features.weight *= SUBJECT
         out.append(Ranked(c.group, features, row, tokens, fuzzy))
     best = max((r.features.weight for r in out), default=0.0)
     for r in out:
