@@ -32,7 +32,10 @@ from ..store.models import Alignment, Clause, Link
 from ..store.queries import EditionInfo, clauses_by_id, list_editions
 from ..store.sql import fetch, fetch_in, in_list, json_list
 from .ancestry import Ancestor, GlossaryChains, Version, closest_sentence, step_ancestry
-from .composition import chain_between, composed_alignment, reversed_alignment
+from .composition import COPY as _COPY
+from .composition import FORWARD as _FORWARD
+from .composition import PLANNED as _PLANNED
+from .composition import edition_map
 from .edition import compute_edition_alignment, edition_info
 from .english import is_official_english
 from .lineage import link_ancestors
@@ -112,23 +115,16 @@ def align_editions(
     info_a = edition_info(session, a)
     info_b = edition_info(session, b)
     if not refresh:
-        stored = load_edition_alignment(session, info_a, info_b)
+        if store:
+            # The ingest's plan and `align --editions A B --store`: the pair itself.
+            stored = load_edition_alignment(session, info_a, info_b)
+        else:
+            # Every reader: the one map of the pair, read through the stored links between
+            # them (composition.edition_map: the steps of the line, an English copy's link
+            # with its official English), else the pair as stored.
+            stored = edition_map(session, info_a, info_b)
         if stored is not None:
             return stored
-        if not store:
-            steps = _stored_steps(session)
-            chain = chain_between(steps, info_a, info_b)
-            if len(chain) > 1:
-                return composed_alignment(session, info_a, info_b, chain)
-            # From a newer edition to an older one (or a translation to its English): the
-            # links stored the other way, read from the other side.
-            back = load_edition_alignment(session, info_b, info_a)
-            if back is None:
-                chain = chain_between(steps, info_b, info_a)
-                if len(chain) > 1:
-                    back = composed_alignment(session, info_b, info_a, chain)
-            if back is not None:
-                return reversed_alignment(back)
     started = time.perf_counter()
     result = compute_edition_alignment(session, info_a, info_b)
     if store:
@@ -136,16 +132,6 @@ def align_editions(
     else:
         _note(f"{info_a.slug} -> {info_b.slug}", started)
     return result
-
-
-def _stored_steps(session: Session) -> dict[int, tuple[int, int]]:
-    """Each edition the ingest stored aligned with the next one on its line: older edition
-    -> (alignment id, newer edition)."""
-    return {
-        r.a: (r.id, r.b)
-        for r in edition_alignment_rows(session)
-        if r.current and r.origin == _PLANNED and r.stats.get("why") == _FORWARD
-    }
 
 
 def align_rule(
@@ -191,16 +177,6 @@ def align_rule(
     else:
         _note(f"rule {rule}", started)
     return rule_alignment(session, rule, editions, links, inferred, extra, as_of)
-
-
-# Who made the edition alignments a rule's chain follows: the ingest's plan (plan.INGEST),
-# not a pair someone stored by hand with `mtgrules align --editions A B --store`.
-_PLANNED = "ingest"
-# Why the plan links two editions (plan.py): the older edition to the newer one; every other
-# pair links the translation or copy (b) to the English it follows (a).
-_FORWARD = "previous-edition"
-# ...and an English copy (a scraped page, the 2006 glossary page, b) with its official English.
-_COPY = "english-copy"
 
 
 def chained_rule_alignment(
@@ -593,9 +569,10 @@ class StoredAlignment:
         return self.stats.get("by")
 
 
-def edition_alignment_rows(session: Session) -> list[StoredAlignment]:
-    """Every stored whole-edition alignment, oldest first; one query for the rows and one
-    count of links per row (an alignment whose links are gone is not current)."""
+def _alignment_rows(session: Session, kind: str) -> list[tuple[int, int, int, dict, bool]]:
+    """Every stored alignment of ``kind``, oldest first, as (id, a, b, stats, current): one
+    query for the rows and one count of links per row. A row is current while this aligner
+    made it and all its links are there (an alignment whose links are gone is not)."""
     rows = session.execute(
         select(
             Alignment.id,
@@ -604,7 +581,7 @@ def edition_alignment_rows(session: Session) -> list[StoredAlignment]:
             Alignment.signature,
             Alignment.stats,
         )
-        .where(Alignment.kind == EDITIONS)
+        .where(Alignment.kind == kind)
         .order_by(Alignment.id)
     ).all()
     if not rows:
@@ -612,20 +589,23 @@ def edition_alignment_rows(session: Session) -> list[StoredAlignment]:
     counts = dict(
         session.execute(
             select(Link.alignment_id, func.count())
-            .where(Link.alignment_id.in_(select(Alignment.id).where(Alignment.kind == EDITIONS)))
+            .where(Link.alignment_id.in_(select(Alignment.id).where(Alignment.kind == kind)))
             .group_by(Link.alignment_id)
         ).all()
     )
     sig = signature()
+    out = []
+    for rid, a, b, sig_, stats in rows:
+        stats = dict(stats or {})
+        out.append((rid, a, b, stats, sig_ == sig and counts.get(rid, 0) == stats.get("links")))
+    return out
+
+
+def edition_alignment_rows(session: Session) -> list[StoredAlignment]:
+    """Every stored whole-edition alignment, oldest first (_alignment_rows)."""
     return [
-        StoredAlignment(
-            rid,
-            a,
-            b,
-            sig_ == sig and counts.get(rid, 0) == (stats or {}).get("links"),
-            dict(stats or {}),
-        )
-        for rid, a, b, sig_, stats in rows
+        StoredAlignment(rid, a, b, current, stats)
+        for rid, a, b, stats, current in _alignment_rows(session, EDITIONS)
     ]
 
 
@@ -689,36 +669,10 @@ def lineage_rows(session: Session, alive: dict[int, EditionInfo] | None = None) 
     current; an edition inserted before a step makes that step's lineage stale."""
     alive = alive if alive is not None else {e.id: e for e in list_editions(session)}
     back = official_steps(session, alive)
-    rows = session.execute(
-        select(
-            Alignment.id,
-            Alignment.edition_a,
-            Alignment.edition_b,
-            Alignment.signature,
-            Alignment.stats,
-        )
-        .where(Alignment.kind == LINEAGE)
-        .order_by(Alignment.id)
-    ).all()
-    counts = dict(
-        session.execute(
-            select(Link.alignment_id, func.count())
-            .where(Link.alignment_id.in_(select(Alignment.id).where(Alignment.kind == LINEAGE)))
-            .group_by(Link.alignment_id)
-        ).all()
-    )
-    sig = signature()
     current: dict[tuple[int, int], int] = {}
     others = []
-    for rid, a, b, sig_, stats in rows:
-        stats = stats or {}
-        ok = (
-            sig_ == sig
-            and counts.get(rid, 0) == stats.get("links")
-            and b in back
-            and back[b][1] == a
-            and stats.get("steps") == step_chain(back, b)
-        )
+    for rid, a, b, stats, made in _alignment_rows(session, LINEAGE):
+        ok = made and b in back and back[b][1] == a and stats.get("steps") == step_chain(back, b)
         if ok:
             current[(a, b)] = rid
         else:

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from ..align import EditionAlignment, Member
-from ..align.ancestry import Ancestor, Version, closest_sentence
+from ..align.ancestry import Ancestor, GlossaryChains, Version, closest_sentence
 from ..align.plan import edition_lines, english_copy_reference
 from ..align.reference import is_official_english
 from ..reports.common import RULE_KINDS, followed_english, newest_english
@@ -135,9 +135,9 @@ class History:
         self.recs: dict[int, Rec] = {}
         self._up: dict[int, int] = {}
         self._texts: dict[str, str] = {}
-        # A glossary entry -> the entries of the edition before that it was aligned with (more
-        # than one when entries were merged).
-        self._glossary_pred: dict[int, list[int]] = {}
+        # Each glossary entry's earlier versions along the steps (the entries of the edition
+        # before that it was aligned with), for the stored lineage's ``earlier``.
+        self.earlier = GlossaryChains(self._versions)
         self._sentences: dict[tuple[int, int, int], SentenceMember] = {}
         # Clauses of other editions (copies, translations), each with the official English
         # clause it stands beside and the label inferred for it when it has none.
@@ -203,7 +203,7 @@ class History:
                 if p.a.kind in RULE_KINDS and p.b.kind in RULE_KINDS:
                     self._union(p.a.id, p.b.id)
                     if p.a.kind == p.b.kind == "glossary":
-                        self._glossary_pred.setdefault(p.b.id, []).append(p.a.id)
+                        self.earlier.add(p.a.id, p.b.id)
 
     def add_ancestors(self, ancestors: Iterable[Ancestor]) -> None:
         """A step's lineage: a rule ancestor joins the group of the clause it became; a
@@ -223,21 +223,11 @@ class History:
                         rec, anc.sentence, anc.text, anc.target, anc.score
                     )
 
-    def earlier(self, clause_id: int) -> list[Version]:
-        """The earlier versions of a glossary entry, newest first, along its chains."""
-        out = []
-        seen = {clause_id}
-        frontier = [clause_id]
-        while frontier:
-            older = []
-            for cur in frontier:
-                for prev in self._glossary_pred.get(cur, ()):
-                    if prev not in seen:
-                        seen.add(prev)
-                        older.append(prev)
-                        r = self.recs[prev]
-                        out.append(Version(r.edition, r.id, r.kind, r.label, r.term, r.text))
-            frontier = older
+    def _versions(self, ids: list[int]) -> dict[int, Version]:
+        out = {}
+        for i in ids:
+            r = self.recs[i]
+            out[i] = Version(r.edition, r.id, r.kind, r.label, r.term, r.text)
         return out
 
     def add_reference(self, ea: EditionAlignment, *, copy: bool) -> None:
