@@ -70,6 +70,8 @@ ALIGN_LAYERS: dict[str, int] = {
     "lineage": 30,
     "ancestry": 31,
     "rule": 31,
+    # whole-edition pairs computed in worker processes (steps of edition.py, no store)
+    "workers": 31,
     "english": 31,
     "dating": 32,
     "choice": 33,
@@ -78,9 +80,10 @@ ALIGN_LAYERS: dict[str, int] = {
     # labels inferred from them
     "links": 40,
     "stored": 40,
-    "composition": 40,
-    "storage": 41,
-    "inferred": 42,
+    # the one map of a pair of editions, read through the stored steps (on stored.py)
+    "composition": 41,
+    "storage": 42,
+    "inferred": 43,
     # planning and the commands' entry points
     "reference": 50,
     "check": 50,

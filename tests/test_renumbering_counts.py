@@ -176,6 +176,11 @@ FAR_APART = [
     # "Each team's creatures attack the other team as a group." (Two-Headed Giant), reworded
     # in 2008 and moved twice
     ("en-2006-02-01", "en-2012-07-01", "810.7", "606.7a", "810.7a"),
+    # "Some objects use the letter Y in addition to the letter X. Y follows the same rules as
+    # X.", renumbered five times on the way (read in each file: 107.3h in 2009-07-11 to
+    # 2014-09-25, 107.3i 2015, 107.3k 2018, 107.3m 2019, 107.3n 2020, 107.3p since 2022):
+    # one move
+    ("en-2009-07-11", "en-2026-01-16", "107.3", "107.3h", "107.3p"),
 ]
 
 
@@ -193,7 +198,7 @@ def test_diff_of_editions_far_apart_names_the_move(corpus_db, old, new, rule, th
 
 # A diff from the newer edition to the older reads the links stored the other way round
 # (align/composition.py reversed_alignment): the same map, mirrored. Rows: a consecutive pair
-# (the 2009 renumbering, one stored step) and a pair far apart (the stored update pair).
+# (the 2009 renumbering, one stored step) and a pair far apart (its stored steps composed).
 BACKWARDS = [
     # Read by hand: cr-en-2009-05-01.txt line 1795 "502.9f Multiple instances of trample on
     # the same creature are redundant." is line 2392 of cr-en-2009-07-11.txt as 702.17e.
@@ -223,3 +228,59 @@ def test_a_diff_backwards_is_the_mirror_of_the_diff_forwards(corpus_db, older, n
         (r["from"], r["to"]) for r in b["renumbered"]
     }
     assert {"from": move[0], "to": move[1]} in b["renumbered"]
+
+
+# --- one map per pair: the stored steps, even where the pair is stored for update too ------
+
+# (older, newer, then, now, editions the map is read through). The ingest
+# also aligns en-2022-06-10 with en-2026-01-16 in one go (plan.FOR_UPDATE, for
+# zh-Hans-2022-06-10's update); that second map disagreed with the steps trace and the site
+# follow (it left "As a Saga enters the battlefield, its controller puts a lore counter on
+# it." of 2022's 715.3a without a partner, where cr-en-2026-01-16.txt has it as 714.3a with
+# read ahead added; 2026's 715.3a is an Adventure rule). Every reader now reads the steps.
+ONE_MAP = [
+    (
+        "en-2022-06-10",
+        "en-2026-01-16",
+        "715.3a",
+        "714.3a",
+        ["en-2022-06-10", "en-2022-11-18", "en-2023-11-17", "en-2025-11-14", "en-2026-01-16"],
+    ),
+    # An English copy (the French forum's 107.3 in English, stored with en-2026-01-16, the
+    # official English of no date it has) reaches an older edition through that link and
+    # then the steps back: its 107.3a ("If a spell or activated ability has a mana cost...")
+    # is 2009-07-11's 107.3a (both "...with an {X} or an X in it...", the forum without the
+    # braces' X; 2026 says "{X}, [-X], or X"), not aligned afresh in memory.
+    (
+        "en-forum-fr-107.3",
+        "en-2009-07-11",
+        "107.3a",
+        "107.3a",
+        ["en-2026-01-16", "en-2012-07-01"],
+    ),
+]
+
+
+@pytest.mark.parametrize(("older", "newer", "then", "now", "through"), ONE_MAP)
+def test_a_pair_is_read_through_its_stored_links(corpus_db, older, newer, then, now, through):
+    slugs = {
+        e["id"]: e["slug"] for e in json.loads(run_cli("editions", "--json", db=corpus_db).stdout)
+    }
+    diff = run_cli("diff", older, newer, "--format", "json", db=corpus_db)
+    align = run_cli("align", "--editions", older, newer, "--json", db=corpus_db)
+    assert diff.returncode == align.returncode == 0, diff.stderr + align.stderr
+    assert "in memory" not in diff.stderr + align.stderr
+    d, a = json.loads(diff.stdout), json.loads(align.stdout)
+    path = [slugs[i] for i in a["stats"]["composed"]]
+    assert {path[0], path[-1]} == {older, newer} and set(through) <= set(path)
+    assert a["renumbering"] == d["renumbering"]
+    paired = {(p["a"]["label"], p["b"]["label"]) for p in a["pairs"] if p["a"] and p["b"]}
+    assert (then, now) in paired
+    if then != now:
+        assert {"from": then, "to": now} in d["renumbered"]
+
+
+def test_diff_across_languages_names_the_translation_as_drifts_edition(corpus_db) -> None:
+    proc = run_cli("diff", "zh-Hans-2022-06-10", "en-2009-07-11", db=corpus_db)
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr
+    assert "drift --edition zh-Hans-2022-06-10 --reference en-2009-07-11" in proc.stderr

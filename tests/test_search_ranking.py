@@ -14,6 +14,7 @@ import pytest
 
 from mtgrules.search import search
 from mtgrules.search.backend import document_count, han_terms
+from mtgrules.search.engine import _subject_label
 from mtgrules.search.fuzzy import corrections
 from mtgrules.search.query import Expr, Term, han_pieces, han_words, index_tokens, parse_query, stem
 from mtgrules.search.rank import (
@@ -143,6 +144,47 @@ CJK_QUESTIONS = [
     ("執行特殊動作之後誰得到優先權", "116.3", 3),  # Traditional, folded
     # search_relevance_holdout4.toml: 401.2 牌手不可查看或改变牌库的顺序 (看 alone finds 查看)
     ("可以看自己牌库里的牌吗", "401.2", 3),
+]
+
+# _subject_label: (label, the heading or keyword rule naming the one feature it is about),
+# checked against corpus/corpus-extra/cr-en-2026-01-16.txt: 702.91 Battle Cry, 701.54 The
+# Ring Tempts You, 705 Flipping a Coin, 723 Ending Turns and Phases, 805 Shared Team Turns Option,
+# 8 Multiplayer Rules (800 is only "General"), 903 Commander.
+SUBJECTS = [
+    ("702.91a", "702.91"),
+    ("702.91", None),  # the keyword's title itself
+    ("701.54c", "701.54"),
+    ("702", None),
+    ("705.1", "705"),
+    ("723.1f", "723"),
+    ("704.5j", None),  # state-based actions: general
+    ("703.4q", None),  # turn-based actions: general
+    ("700.2", None),
+    ("805.4b", "805"),
+    ("800.4a", "8"),
+    ("903", "903"),
+    ("104.3a", None),
+    ("8", None),
+]
+
+# A question not naming a keyword, a card feature or a variant is answered by the general
+# rules before that feature's rules that happen to share its words: (query, a rule no longer
+# in the first three hits, the feature it is about, why)
+OFF_SUBJECT = [
+    ("can tapped creatures attack", "702.154a", "Enlist", "508.1f on attacking follows"),
+    ("can I look at the cards in my library", "701.62a", "Manifest Dread", "401.2 first"),
+    ("what happens when everyone passes priority", "731.1", "Taking Shortcuts", "117.3d"),
+]
+
+# A question goes first to a rule that opens with its rarest word, its subject: (query, the
+# first hit, why). Read in cr-en-2026-01-16.txt.
+SUBJECT_FIRST = [
+    (
+        "what happens to a token when it leaves the battlefield",
+        "111.8",
+        "111.8 'A token that has left the battlefield can't move to another zone'",
+    ),
+    ("is kicker an additional cost", "702.33a", "702.33a 'Kicker is a static ability'"),
 ]
 
 # The order's criteria, each above all those after it: (better, worse, why)
@@ -364,6 +406,25 @@ def test_question_words_are_not_searched_but_kept_in_the_phrase():
     parsed = parse_query("how many cards in a starting hand")
     assert [t.alts[0] for t in parsed.terms] == ["card", "starting", "hand"]
     assert parsed.tokens == ["how", "many", "cards", "in", "a", "starting", "hand"]
+
+
+@pytest.mark.parametrize(("label", "subject"), SUBJECTS)
+def test_the_feature_a_rule_is_about(label, subject):
+    assert _subject_label(label) == subject
+
+
+@pytest.mark.parametrize(("query", "rule", "feature", "why"), OFF_SUBJECT)
+def test_a_feature_the_question_does_not_name_weighs_less(engine, query, rule, feature, why):
+    labels = [h.label for h in _search(engine, query, limit=10).hits]
+    assert rule not in labels[:3], why
+    # Named, its rules come back to the top.
+    named = [h.label for h in _search(engine, f"{query} {feature}", limit=10).hits]
+    assert rule in named[:5], named
+
+
+@pytest.mark.parametrize(("query", "first", "why"), SUBJECT_FIRST)
+def test_a_question_goes_to_the_rule_about_its_subject(engine, query, first, why):
+    assert _search(engine, query, limit=5).hits[0].label == first, why
 
 
 @pytest.mark.parametrize(("better", "worse", "why"), ORDER)

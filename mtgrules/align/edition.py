@@ -98,6 +98,11 @@ class ClauseCache:
             got = self._items[key] = to_items(clauses, language, self)
         return got
 
+    def drop_items(self) -> None:
+        """Forget the items of every edition (a worker process, whose editions arrive anew
+        with each pair: kept, they would only grow), keeping the features of their texts."""
+        self._items.clear()
+
     def featurize(self, text: str, language: str) -> Features:
         key = (text, language)
         got = self._features.get(key)
@@ -184,6 +189,11 @@ def fragment_scope(small: list[ClauseView], big: list[ClauseView]) -> list[int] 
     ]
 
 
+def aligned_clauses(clauses: list[ClauseView]) -> list[ClauseView]:
+    """The clauses of an edition the aligner pairs (ALIGNED_KINDS), in order."""
+    return [c for c in clauses if c.kind in ALIGNED_KINDS]
+
+
 def compute_edition_alignment(
     session: Session,
     info_a: EditionInfo,
@@ -193,8 +203,37 @@ def compute_edition_alignment(
     cache: ClauseCache | None = None,
 ) -> EditionAlignment:
     load = cache.clauses if cache is not None else edition_clauses
-    a = [c for c in load(session, info_a.id) if c.kind in ALIGNED_KINDS]
-    b = [c for c in load(session, info_b.id) if c.kind in ALIGNED_KINDS]
+    a = aligned_clauses(load(session, info_a.id))
+    b = aligned_clauses(load(session, info_b.id))
+    return edition_alignment(
+        info_a, info_b, a, b, edition_steps(info_a, info_b, a, b, settings, cache)
+    )
+
+
+def edition_alignment(
+    info_a: EditionInfo,
+    info_b: EditionInfo,
+    a: list[ClauseView],
+    b: list[ClauseView],
+    steps: list[Step],
+) -> EditionAlignment:
+    """The pairs of clauses ``steps`` (edition_steps of ``a`` and ``b``) make."""
+    result = EditionAlignment(info_a, info_b, steps_to_pairs(steps, a, b))
+    result.stats = {"clauses_a": len(a), "clauses_b": len(b), **result.counts()}
+    return result
+
+
+def edition_steps(
+    info_a: EditionInfo,
+    info_b: EditionInfo,
+    a: list[ClauseView],
+    b: list[ClauseView],
+    settings: Settings | None = None,
+    cache: ClauseCache | None = None,
+) -> list[Step]:
+    """The aligner's steps between two editions' aligned clauses (aligned_clauses), as
+    indexes into ``a`` and ``b``: a function of its arguments alone (no store), so that a
+    worker process computes the same steps as the ingesting one (align/workers.py)."""
     scope_a, scope_b = fragment_scope(b, a), fragment_scope(a, b)
     ka = scope_a if scope_a is not None else list(range(len(a)))
     kb = scope_b if scope_b is not None else list(range(len(b)))
@@ -251,6 +290,4 @@ def compute_edition_alignment(
         steps += [Step((i,), (), 0.0) for i in sorted(set(range(len(a))) - paired_a)]
         steps += [Step((), (j,), 0.0) for j in sorted(set(range(len(b))) - paired_b)]
         steps = order_steps(steps)
-    result = EditionAlignment(info_a, info_b, steps_to_pairs(steps, a, b))
-    result.stats = {"clauses_a": len(a), "clauses_b": len(b), **result.counts()}
-    return result
+    return steps

@@ -69,6 +69,7 @@ from .storage import (
     save_step_lineage,
     step_chain,
 )
+from .workers import Job, aligned_in_order
 
 INGEST = "ingest"  # stats["by"] of the alignments the plan owns
 # stats["by"] of the pairs the plan stores for one reader only (FOR_UPDATE): also the plan's,
@@ -234,14 +235,28 @@ def update_alignments(
     # The lineage of each step aligned now, found while its pairs are at hand (the glossary
     # chains of the steps before it are stored, or were added here, oldest step first).
     fresh: dict[tuple[int, int], list[Ancestor]] = {}
+    # The pairs still to compute, in worker processes when there are cores for them
+    # (align/workers.py); each is stored here, in the plan's order, as it comes.
+    jobs = [
+        Job(p.a, p.b, Settings(labels_agree=True) if p.labels_agree else None)
+        for p in todo
+        if p.result is None
+    ]
+    computed = aligned_in_order(
+        jobs,
+        lambda edition: cache.clauses(session, edition),
+        lambda job: compute_edition_alignment(session, job.a, job.b, job.settings, cache=cache),
+    )
     for n, planned in enumerate(todo, start=1):
         if on_pair:
             on_pair(planned, n, len(todo))
         t1 = time.perf_counter()
-        settings = Settings(labels_agree=True) if planned.labels_agree else None
-        result = planned.result or compute_edition_alignment(
-            session, planned.a, planned.b, settings, cache=cache
-        )
+        took = 0.0
+        if planned.result is not None:
+            result = planned.result
+        else:
+            result, took = next(computed)
+            t1 = time.perf_counter()
         save_edition_alignment(session, result, origin=planned.origin())
         if planned.key in line_steps:
             if chains is None:
@@ -260,9 +275,10 @@ def update_alignments(
                 planned.why,
                 len(result.pairs),
                 inferred,
-                round(time.perf_counter() - t1, 3),
+                round(took + time.perf_counter() - t1, 3),
             )
         )
+    computed.close()
     wanted = {p.key for p in plan}
     alive = {e.id for e in infos}
     # Only the plan's own rows between editions alive now: what a user aligned by hand stays,

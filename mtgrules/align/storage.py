@@ -28,7 +28,10 @@ from typing import TYPE_CHECKING, Any
 from ..store.queries import EditionInfo, clauses_by_id, list_editions
 from ..store.sql import fetch, fetch_in, in_list, json_dict, json_list, needs_full_session
 from .ancestry import Ancestor, GlossaryChains, Version, closest_sentence, step_ancestry
-from .composition import chain_between, composed_alignment, reversed_alignment
+from .composition import COPY as _COPY
+from .composition import FORWARD as _FORWARD
+from .composition import PLANNED as _PLANNED
+from .composition import edition_map
 from .edition import compute_edition_alignment, edition_info
 from .english import is_official_english
 from .lineage import link_ancestors
@@ -122,23 +125,16 @@ def align_editions(
     info_a = edition_info(session, a)
     info_b = edition_info(session, b)
     if not refresh:
-        stored = load_edition_alignment(session, info_a, info_b)
+        if store:
+            # The ingest's plan and `align --editions A B --store`: the pair itself.
+            stored = load_edition_alignment(session, info_a, info_b)
+        else:
+            # Every reader: the one map of the pair, read through the stored links between
+            # them (composition.edition_map: the steps of the line, an English copy's link
+            # with its official English), else the pair as stored.
+            stored = edition_map(session, info_a, info_b)
         if stored is not None:
             return stored
-        if not store:
-            steps = _stored_steps(session)
-            chain = chain_between(steps, info_a, info_b)
-            if len(chain) > 1:
-                return composed_alignment(session, info_a, info_b, chain)
-            # From a newer edition to an older one (or a translation to its English): the
-            # links stored the other way, read from the other side.
-            back = load_edition_alignment(session, info_b, info_a)
-            if back is None:
-                chain = chain_between(steps, info_b, info_a)
-                if len(chain) > 1:
-                    back = composed_alignment(session, info_b, info_a, chain)
-            if back is not None:
-                return reversed_alignment(back)
     needs_full_session(session)  # the aligner, in memory: on the usual session
     started = time.perf_counter()
     result = compute_edition_alignment(session, info_a, info_b)
@@ -147,16 +143,6 @@ def align_editions(
     else:
         _note(f"{info_a.slug} -> {info_b.slug}", started)
     return result
-
-
-def _stored_steps(session: Session) -> dict[int, tuple[int, int]]:
-    """Each edition the ingest stored aligned with the next one on its line: older edition
-    -> (alignment id, newer edition)."""
-    return {
-        r.a: (r.id, r.b)
-        for r in edition_alignment_rows(session)
-        if r.current and r.origin == _PLANNED and r.stats.get("why") == _FORWARD
-    }
 
 
 def align_rule(
@@ -203,16 +189,6 @@ def align_rule(
     else:
         _note(f"rule {rule}", started)
     return rule_alignment(session, rule, editions, links, inferred, extra, as_of)
-
-
-# Who made the edition alignments a rule's chain follows: the ingest's plan (plan.INGEST),
-# not a pair someone stored by hand with `mtgrules align --editions A B --store`.
-_PLANNED = "ingest"
-# Why the plan links two editions (plan.py): the older edition to the newer one; every other
-# pair links the translation or copy (b) to the English it follows (a).
-_FORWARD = "previous-edition"
-# ...and an English copy (a scraped page, the 2006 glossary page, b) with its official English.
-_COPY = "english-copy"
 
 
 def chained_rule_alignment(

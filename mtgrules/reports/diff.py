@@ -17,7 +17,7 @@ from ..errors import NotFoundError, QueryError
 from ..record import OPTIONAL, Record, key
 from ..store.queries import EditionInfo, find_edition_or_version, list_editions
 from ..text.labels import label_sort_key, rule_scope
-from ..text.language import same_language
+from ..text.language import is_english, same_language
 from ..text.normalize import fold_notation
 from ..text.notation import lost_characters
 from .worddiff import changed, summarize, word_diff
@@ -132,16 +132,20 @@ def edition_diff(
         find_edition_or_version(session, infos, b),
     )
     if not same_language(ea_info.language, eb_info.language):
+        # drift's edition is the translation, its reference the English, whichever came first.
+        english, other = (ea_info, eb_info) if is_english(ea_info.language) else (eb_info, ea_info)
         raise QueryError(
             f"diff compares two editions of one language, but {ea_info.slug} is "
             f"{ea_info.language} and {eb_info.slug} is {eb_info.language}; to compare a "
-            f"translation with its English run: mtgrules drift --edition {eb_info.slug} "
-            f"--reference {ea_info.slug}"
+            f"translation with its English run: mtgrules drift --edition {other.slug} "
+            f"--reference {english.slug}"
         )
     if ea_info.id == eb_info.id:
         raise QueryError(f"{a} and {b} are the same edition ({ea_info.slug}); give two editions")
     # Editions further apart (en-2009-07-11 and en-2026-01-16) are read through the stored
-    # steps between them (align/composition.py), as every reader of the pair reads them.
+    # steps between them, and an English copy through its official English too, even where
+    # the two were also stored as a pair for update: the one map of the pair, as every reader
+    # reads it (align/composition.py edition_map).
     ea = align_editions(session, ea_info.id, eb_info.id)
     report = alignment_diff(ea, rule=rule)
     if rule and not report.changes and report.summary["unchanged"] == 0:

@@ -262,12 +262,13 @@ class UpdateReport(Record):
 def _pairs(
     session: Session, a: EditionInfo, b: EditionInfo
 ) -> list[tuple[ClauseView, ClauseView, float]]:
-    """Clause pairs (a side, b side, score) of a stored or computed whole-edition alignment.
-    The stored one is read in plain SQL (on the fast path too, store/sql.py); any other
-    (composed, read from the other side, computed in memory) is the aligner's business."""
-    from ..align.stored import load_edition_alignment
+    """Clause pairs (a side, b side, score) of the pair's one map (composition.edition_map:
+    the stored steps between two English editions, composed, as diff and trace read them),
+    read in plain SQL (on the fast path too, store/sql.py); one computed in memory is the
+    aligner's business."""
+    from ..align.composition import edition_map
 
-    alignment = load_edition_alignment(session, a, b)
+    alignment = edition_map(session, a, b)
     if alignment is None:
         needs_full_session(session)
         from ..align import align_editions

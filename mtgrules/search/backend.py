@@ -406,6 +406,17 @@ def clause_kinds(db: Any, clause_ids: Iterable[int]) -> dict[int, tuple[int, str
     return {int(c): (int(e), str(k)) for c, e, k in rows}
 
 
+def clause_labels(db: Any, clause_ids: Iterable[int]) -> dict[int, tuple[int, str | None]]:
+    """The edition and printed label of each of these clauses."""
+    ids = sorted(set(clause_ids))
+    if not ids:
+        return {}
+    rows = fetch(
+        db, f"SELECT id, edition_id, label FROM clause WHERE id IN ({in_list(ids)})", plain=True
+    )
+    return {int(c): (int(e), lab) for c, e, lab in rows}
+
+
 def clauses_under(db: Any, parents: Sequence[Any], first: int) -> list[Any]:
     """The first ``first`` rules under each of these clauses (rows with id, edition_id,
     label, position), in document order (405 -> 405.1, 405.2, 405.3; 702.19 -> 702.19a,

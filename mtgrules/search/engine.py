@@ -30,6 +30,7 @@ from .backend import (
     average_lengths,
     clause_editions,
     clause_kinds,
+    clause_labels,
     clauses_labelled,
     clauses_under,
     document_count,
@@ -70,6 +71,8 @@ from .query import (
 )
 from .rank import (
     BANDS,
+    OFF_SUBJECT,
+    SUBJECT,
     Features,
     bigrams,
     has_phrase,
@@ -77,6 +80,7 @@ from .rank import (
     nearness,
     pairs,
     positions,
+    term_in,
     weigh,
 )
 from .results import SearchResult
@@ -701,6 +705,8 @@ def _rank(
         current |= {
             g for g, group in older.items() if living.get(heads.get(samples[g], -1)) == group.kind
         }
+    rarest = max(range(len(terms)), key=lambda i: idfs[i]) if terms else None
+    aside = _off_subject(plan, terms, [c for c, *_r in texts if c.group.id in literal], samples)
     for c, row, tokens, lemmas in texts:
         lang = c.group.language
         found, coverage = covering(tokens, lemmas)
@@ -723,14 +729,17 @@ def _rank(
             phrase=in_phrase,
             near=nearness(terms, found) if len(terms) > 1 else float(all(held)),
             concordance=c.group.id in concordant,
-            weight=weigh(terms, found, idfs, len(tokens), average[lang], term_tokens)
-            + (
-                max(
-                    bigrams(parsed.tokens, qweights, pairs(tokens), len(tokens), average[lang]),
-                    bigrams(qlemmas, qweights, pairs(lemmas), len(tokens), average[lang]),
+            weight=(OFF_SUBJECT if c.group.id in aside else 1.0)
+            * (
+                weigh(terms, found, idfs, len(tokens), average[lang], term_tokens)
+                + (
+                    max(
+                        bigrams(parsed.tokens, qweights, pairs(tokens), len(tokens), average[lang]),
+                        bigrams(qlemmas, qweights, pairs(lemmas), len(tokens), average[lang]),
+                    )
+                    if multiword
+                    else 0.0
                 )
-                if multiword
-                else 0.0
             ),
             script=script is None
             or not same_language(c.group.language, script)
@@ -742,12 +751,88 @@ def _rank(
             order=c.order if c.sub and tier == 1 else 0,
             whole=whole,
         )
+        # A rule that opens with the question's rarest word is about it ("A token that's in a
+        # zone other than the battlefield ceases to exist": 111.7 for a question on tokens).
+        if c.group.kind == "rule" and not whole and rarest is not None:
+            opening = next((i for i, t in enumerate(tokens[:4]) if t not in STOP_WORDS), None)
+            if opening is not None and opening in found[rarest]:
+                features.weight *= SUBJECT
         out.append(Ranked(c.group, features, row, tokens, fuzzy))
     best = max((r.features.weight for r in out), default=0.0)
     for r in out:
         r.features.band = round(BANDS * r.features.weight / best) if best > 0 else BANDS
     out.sort(key=lambda r: (r.features.key(), r.group.id))
     return out
+
+
+# The parts of the rules about one feature of the game each, by the section (or keyword)
+# that names it: the keyword actions and abilities (701.N, 702.N: each titled by its
+# keyword), the sections of chapter 7 from 705 on (705 "Flipping a Coin" ... 731 "Taking
+# Shortcuts"; 700 General and 703-704, the turn- and state-based actions, are the game's
+# general mechanics), and chapters 8 and 9, the multiplayer options and casual variants
+# (800 and 900 "General": the chapter's own title names them). Numbering since July 2009.
+KEYWORD_SECTIONS = ("701", "702")
+FEATURE_SECTIONS = "705"
+VARIANT_CHAPTERS = ("8", "9")
+
+
+def _subject_label(label: str) -> str | None:
+    """The label of the heading or keyword rule naming what a rule is about, when it is
+    about one feature (above): 702.91a -> 702.91 (Battle Cry), 723.1f -> 723 (Ending Turns
+    and Phases), 805.4b -> 805 (Shared Team Turns Option), 800.4a -> 8 (Multiplayer Rules);
+    None for the general rules (104.3a, 704.5j)."""
+    section, _dot, rest = label.partition(".")
+    if len(section) != 3 or not section.isdigit():
+        return None
+    if section in KEYWORD_SECTIONS:
+        number = "".join(ch for ch in rest if ch.isdigit())
+        keyword = f"{section}.{number}"
+        return keyword if number and keyword != label else None
+    if section[0] == "7":
+        return section if section >= FEATURE_SECTIONS else None
+    if section[0] in VARIANT_CHAPTERS:
+        return section[0] if section.endswith("00") else section
+    return None
+
+
+def _off_subject(
+    plan: _Plan, terms: list[Term], live: list[_Candidate], samples: dict[int, int]
+) -> set[int]:
+    """The candidates (today's rules) about one feature of the game that the query does not
+    name: none of its terms is in the title of that feature (_subject_label). They weigh
+    OFF_SUBJECT of their weight: a librarian answers "can tapped creatures attack" with the
+    rules of attacking, not with a keyword's rule that mentions tapped attackers (702.154a
+    Enlist), and "what happens when everyone passes priority" with 117.4, not with 731
+    Taking Shortcuts."""
+    wanted = {
+        c.group.id: samples[c.group.id]
+        for c in live
+        if c.group.kind in ("rule", "heading") and c.group.id in samples
+    }
+    if not wanted or not terms:
+        return set()
+    labels = clause_labels(plan.db, wanted.values())
+    subjects: dict[int, tuple[int, str]] = {}
+    for gid, cid in wanted.items():
+        eid, label = labels.get(cid, (0, None))
+        info = plan.by_id.get(eid)
+        if not label or not info or (info.date and info.date < RENUMBERING):
+            continue
+        subject = _subject_label(label)
+        if subject:
+            subjects[gid] = (eid, subject)
+    if not subjects:
+        return set()
+    titles = clauses_labelled(plan.db, sorted(set(subjects.values())))
+    named: dict[tuple[int, str], bool] = {}
+    for t in titles:
+        tokens = index_tokens(t.norm)
+        joined = "".join(tokens)
+        named[(t.edition_id, t.label)] = any(
+            term_in(term, tokens, joined) or any(lm in tokens for lm in term.lemmas)
+            for term in terms
+        )
+    return {gid for gid, key in subjects.items() if not named.get(key, True)}
 
 
 def newest_editions(plan: _Plan) -> set[int]:

@@ -60,6 +60,11 @@ TERM_FIELD = 3.0
 PROXIMITY_WINDOW = 5
 # A bigram of the query's words found in the text weighs this share of its searched word.
 BIGRAM = 1.0
+# A rule about one feature of the game (a keyword, a kind of card, a variant) that the query
+# does not name weighs this share of its weight (engine._off_subject).
+OFF_SUBJECT = 0.5
+# A rule whose opening word is the question's rarest word (its subject) weighs this much more.
+SUBJECT = 1.2
 # The weight's steps (criterion 8): within a twentieth of each other, two texts weigh alike
 # enough for a concordance to decide.
 BANDS = 20

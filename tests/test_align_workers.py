@@ -1,0 +1,106 @@
+"""Alignments computed in worker processes (align/workers.py, MTGRULES_WORKERS): the store
+an ingest writes is the one the in-process ingest writes, row for row."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import text
+
+from mtgrules.align.plan import ingest_and_align
+from mtgrules.align.workers import WORKERS_ENV, worker_count
+from mtgrules.store import open_store, session_scope
+from tests.conftest import CORPUS, ON_PG, pg_create_database, pg_drop_database
+
+# Two steps of the English line, a translation with the English of its date, and the
+# translation's English with the newest (a step already): three pairs, two lineage steps.
+FILES = [
+    "cr-en-2022-11-18.txt",
+    "cr-en-2023-11-17.txt",
+    "cr-en-2025-11-14.txt",
+    "cr-zh-2023-11-17.txt",
+]
+
+
+@pytest.mark.parametrize(
+    ("env", "jobs", "workers"),
+    [
+        (None, 10, 0),  # unset: in-process
+        ("", 10, 0),
+        ("0", 10, 0),
+        ("1", 10, 0),
+        ("2", 10, 2),
+        ("2", 1, 0),  # one pair: nothing to share out
+        ("2", 0, 0),
+        ("two", 10, 0),
+    ],
+)
+def test_workers_only_when_asked_and_worth_it(monkeypatch, env, jobs, workers):
+    if env is None:
+        monkeypatch.delenv(WORKERS_ENV, raising=False)
+    else:
+        monkeypatch.setenv(WORKERS_ENV, env)
+    import os
+
+    if workers and len(os.sched_getaffinity(0)) < 2:
+        workers = 0  # one core: in-process whatever is asked
+    assert worker_count(jobs) == workers
+
+
+def _rows(ref) -> dict[str, list[tuple]]:
+    engine = open_store(str(ref))
+    try:
+        with engine.connect() as conn:
+            return {
+                "alignment": conn.execute(
+                    text(
+                        "SELECT id, kind, rule, edition_a, edition_b, signature, stats"
+                        " FROM alignment ORDER BY id"
+                    )
+                ).all(),
+                "link": conn.execute(
+                    text(
+                        "SELECT id, alignment_id, kind, source_clause_id, target_clause_id,"
+                        " score, evidence, inferred_label FROM link ORDER BY id"
+                    )
+                ).all(),
+            }
+    finally:
+        engine.dispose()
+
+
+def _ingest(ref, monkeypatch, workers: str) -> dict:
+    monkeypatch.setenv(WORKERS_ENV, workers)
+    engine = open_store(str(ref))
+    try:
+        with session_scope(engine) as s:
+            report = ingest_and_align(s, [CORPUS / "corpus-extra" / f for f in FILES])
+    finally:
+        engine.dispose()
+    return report.alignments
+
+
+def test_workers_store_what_the_ingesting_process_stores(tmp_path, monkeypatch):
+    import os
+
+    if len(os.sched_getaffinity(0)) < 2:
+        pytest.skip("one core: the ingest aligns in-process whatever is asked")
+    stores = (
+        [pg_create_database(), pg_create_database()]
+        if ON_PG
+        else [tmp_path / "serial.sqlite", tmp_path / "workers.sqlite"]
+    )
+    try:
+        serial = _ingest(stores[0], monkeypatch, "0")
+        parallel = _ingest(stores[1], monkeypatch, "2")
+        assert len(parallel.aligned) == len(serial.aligned) == 3
+        assert [(p.a, p.b, p.why, p.links) for p in parallel.aligned] == [
+            (p.a, p.b, p.why, p.links) for p in serial.aligned
+        ]
+        a, b = _rows(stores[0]), _rows(stores[1])
+        assert len(a["link"]) > 10_000
+        assert {r[1] for r in a["alignment"]} == {"editions", "lineage"}
+        assert a == b
+    finally:
+        if ON_PG:
+            for url in stores:
+                pg_drop_database(str(url))
