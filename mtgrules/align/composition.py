@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..store.queries import EditionInfo, edition_clauses
 from ..store.sql import fetch, in_list
@@ -38,9 +38,6 @@ COPY = "english-copy"
 
 # One step of a path of stored alignments: (alignment id, read from the other side).
 Hop = tuple[int, bool]
-
-if TYPE_CHECKING:
-    from sqlalchemy.orm import Session
 
 
 @dataclass
