@@ -23,7 +23,7 @@ from ..store.search_index import term_key
 from ..termbase import Termbase, load_termbase
 from ..text.detect import spelled_languages
 from ..text.fold import fold_words, is_han
-from ..text.labels import match_rule_query, parent_of
+from ..text.labels import match_rule_query, parent_of, rule_of
 from ..text.language import base_language, language_order, same_language, same_tag
 from .backend import (
     Group,
@@ -781,13 +781,12 @@ def _subject_label(label: str) -> str | None:
     about one feature (above): 702.91a -> 702.91 (Battle Cry), 723.1f -> 723 (Ending Turns
     and Phases), 805.4b -> 805 (Shared Team Turns Option), 800.4a -> 8 (Multiplayer Rules);
     None for the general rules (104.3a, 704.5j)."""
-    section, _dot, rest = label.partition(".")
+    section = label.partition(".")[0]
     if len(section) != 3 or not section.isdigit():
         return None
     if section in KEYWORD_SECTIONS:
-        number = "".join(ch for ch in rest if ch.isdigit())
-        keyword = f"{section}.{number}"
-        return keyword if number and keyword != label else None
+        keyword = rule_of(label)
+        return keyword if keyword != label else None
     if section[0] == "7":
         return section if section >= FEATURE_SECTIONS else None
     if section[0] in VARIANT_CHAPTERS:
