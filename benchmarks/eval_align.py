@@ -9,6 +9,11 @@ Usage:
         the renumberings of every consecutive pair of the archive's editions (DIR: the
         archive's txt/ folder), ingested into a temporary store first (not timed; or give
         one holding them: $MTGRULES_DB).
+    ... [--pairs FILE]
+        also write every pair of clauses the aligner makes between consecutive editions, a
+        line each (editions, labels, kind), to FILE: run it before and after a change to
+        the aligner (PYTHONPATH=<the other tree>) and diff the two files to see every pair
+        that changed, not only the truth's moves.
 (the store is $MTGRULES_DB, else a temporary one holding the bundled corpus or the archive).
 
 Renumberings: a truth move (a rule's nearly unchanged text under another label) is named
@@ -30,7 +35,7 @@ import os
 import sys
 import tempfile
 import time
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import renumbering_truth as truth
@@ -111,8 +116,9 @@ def _difflib_links(ca, cb) -> set[tuple[int, int]]:
     }
 
 
-def renumbering_scores(session, show_errors: bool) -> None:
-    """Moves named, aligner beside the difflib baseline, over consecutive English editions."""
+def renumbering_scores(session, show_errors: bool, pairs_out=None) -> None:
+    """Moves named, aligner beside the difflib baseline, over consecutive English editions
+    (every pair written to ``pairs_out`` too, if given)."""
     official = sorted(
         (e for e in list_editions(session) if is_official_english(e)), key=lambda e: e.date
     )
@@ -133,6 +139,10 @@ def renumbering_scores(session, show_errors: bool) -> None:
         seconds += time.perf_counter() - t0
         pairs += 1
         linked = {(p.a.id, p.b.id) for p in result.pairs if p.a and p.b}
+        if pairs_out is not None:
+            for p in result.pairs:
+                if p.a and p.b:
+                    print(a.slug, b.slug, p.a.label, p.b.label, p.kind, sep="\t", file=pairs_out)
         by_label_a = {c.label: c.id for c in reversed(ca) if c.label}
         by_label_b = {c.label: c.id for c in reversed(cb) if c.label}
         truth_links = {
@@ -161,7 +171,9 @@ def renumbering_scores(session, show_errors: bool) -> None:
             if not ((a.date or "") < when <= (b.date or "")):
                 continue
             in_truth = want.get(la) == lb
-            named_ok = truth_links.get((la, lb)) in linked if in_truth else False
+            # Named or not whether or not the truth holds it (2025's Transform 701.28a was
+            # reworded more than a truth move may be, and is still 701.27a).
+            named_ok = (by_label_a.get(la), by_label_b.get(lb)) in linked
             print(
                 f"    named case {la} -> {lb}: "
                 f"{'in the truth' if in_truth else 'NOT in the truth'}, "
@@ -213,11 +225,19 @@ def archive_store(folder: Path):
 
 
 def main() -> None:
-    show_errors = "--errors" in sys.argv
+    with ExitStack() as stack:
+        pairs_out = None
+        if "--pairs" in sys.argv:
+            path = Path(sys.argv[sys.argv.index("--pairs") + 1])
+            pairs_out = stack.enter_context(path.open("w", encoding="utf-8"))
+        evaluate("--errors" in sys.argv, pairs_out)
+
+
+def evaluate(show_errors: bool, pairs_out) -> None:
     if "--archive" in sys.argv:
         folder = Path(sys.argv[sys.argv.index("--archive") + 1])
         with archive_store(folder) as engine, session_scope(engine, write=False) as s:
-            renumbering_scores(s, show_errors)
+            renumbering_scores(s, show_errors, pairs_out)
         return
     with corpus_store() as engine, session_scope(engine) as s:
         result = align_rule(s, "107.3")
@@ -239,7 +259,7 @@ def main() -> None:
             ia, ib, iv = (find_edition(infos, k) for k in (a, b, via))
             sc = score_cross_date(s, ia.id, ib.id, iv.id)
             print(f"{a} -> {b} (rule clauses, gold composed via {via}): {sc.as_json()}")
-        renumbering_scores(s, show_errors)
+        renumbering_scores(s, show_errors, pairs_out)
 
 
 if __name__ == "__main__":

@@ -477,7 +477,15 @@ class SequenceAligner:
     ) -> set[tuple[int, int]]:
         """The proposed pairs (x, y, content score) of which x or y has, among the clauses
         of ``pool_a``/``pool_b`` other than its partner, one whose plain text ratio beats the
-        pair's content by ELSEWHERE_BETTER_BY."""
+        pair's content by ELSEWHERE_BETTER_BY, and which reads with nothing on x's (or y's)
+        side better than with it.
+
+        That last condition: a clause elsewhere that has a closer reading of its own is that
+        one's, and says nothing about where x went. In 2025, Transform 701.28d became 701.27d
+        and Convert 701.50d became 701.28d; each old d rule also reads 0.888 with 712.10, a
+        rule on transforming or converting into an instant face, which is 2023's 712.10
+        (0.933) reworded. Refused for 712.10's sake, 701.28d went to the Convert rule under
+        its own label."""
         # Pairs grouped by the ratio that would beat them (most are nearly identical texts,
         # which nothing can beat): each group is one pass with its own cutoff.
         groups: dict[int, list[tuple[int, int, float]]] = {}
@@ -488,7 +496,8 @@ class SequenceAligner:
         refused: set[tuple[int, int]] = set()
         for step, group in groups.items():
             for side, pool, other in ((0, pool_b, self.b), (1, pool_a, self.a)):
-                mine = self.a if side == 0 else self.b
+                mine, mine_pool = (self.a, pool_a) if side == 0 else (self.b, pool_b)
+                rivals: list[tuple[float, int, int]] = []
                 for ratio, r, c in ratios_at_least(
                     [mine[g[side]].features.fold for g in group],
                     [other[k].features.fold for k in pool],
@@ -496,8 +505,43 @@ class SequenceAligner:
                 ):
                     x, y, value = group[r]
                     if pool[c] != (y if side == 0 else x) and ratio >= value + ELSEWHERE_BETTER_BY:
+                        rivals.append((ratio, r, pool[c]))
+                closer = self._closer_readings(rivals, group, side, mine, mine_pool, other)
+                for _ratio, r, k in rivals:
+                    if (r, k) not in closer:
+                        x, y, _ = group[r]
                         refused.add((x, y))
         return refused
+
+    @staticmethod
+    def _closer_readings(
+        rivals: list[tuple[float, int, int]],
+        group: list[tuple[int, int, float]],
+        side: int,
+        mine: list[Item],
+        mine_pool: list[int],
+        other: list[Item],
+    ) -> set[tuple[int, int]]:
+        """Of ``rivals`` ((ratio, row of ``group``, clause k of ``other``): k reads that well
+        with the row's clause on ``side``), those whose k reads better still with another
+        clause of ``mine_pool``."""
+        if not rivals:
+            return set()
+        ks = sorted({k for _, _, k in rivals})
+        lowest = min(ratio for ratio, _, _ in rivals)
+        best: dict[int, list[tuple[float, int]]] = {}
+        for ratio, r, c in ratios_at_least(
+            [other[k].features.fold for k in ks],
+            [mine[m].features.fold for m in mine_pool],
+            lowest * 100,
+        ):
+            best.setdefault(ks[r], []).append((ratio, mine_pool[c]))
+        out = set()
+        for ratio, r, k in rivals:
+            own = group[r][side]
+            if any(v > ratio and m != own for v, m in best.get(k, ())):
+                out.add((r, k))
+        return out
 
     def _locally_best(self, i: int, j: int, value: float) -> bool:
         # Two places either way catch a label shifted by one or two insertions. Where both
@@ -695,6 +739,10 @@ class SequenceAligner:
         cands.sort(key=lambda c: -c[0])
         used_a: set[int] = set()
         used_b: set[int] = set()
+        if self.same_language:
+            steps, joined_a, joined_b = self._join_leftovers(steps, lone_a, lone_b, cands)
+            used_a |= joined_a
+            used_b |= joined_b
         moved: list[Step] = []
         for _, i, j in cands:
             if i in used_a or j in used_b:
@@ -719,6 +767,70 @@ class SequenceAligner:
             )
         ]
         return self._pair_same_label(kept + moved)
+
+    def _join_leftovers(
+        self,
+        steps: list[Step],
+        lone_a: list[int],
+        lone_b: list[int],
+        cands: list[tuple[float, int, int]],
+    ) -> tuple[list[Step], set[int], set[int]]:
+        """A leftover clause that reads clearly better with a clause already paired one to
+        one than with any other leftover, and whose text joined with that pair's reads it
+        better still, is a part of a merge (or a split) far from its place, not a move: in
+        2023, 2022-11-18's 712.15 (naming a face of a double-faced card) and 713.12 (naming
+        a meld card) became one rule, 712.19. The DP pairs only neighbours as a merge; left
+        over, 713.12 was taken for the new 701.19j (search outside the game), which it
+        resembles less (0.65 against 0.73). Returns the steps with those pairs joined, and
+        the leftovers they took (their lone steps are dropped with the moved ones')."""
+        best_move: dict[tuple[int, int], float] = {}
+        for value, i, j in cands:
+            best_move.setdefault((0, i), value)
+            best_move.setdefault((1, j), value)
+        singles = [k for k, s in enumerate(steps) if len(s.a) == 1 and len(s.b) == 1]
+        out = list(steps)
+        taken: dict[int, set[int]] = {0: set(), 1: set()}
+        joined_steps: set[int] = set()  # a step joins one clause at most, on one side
+        for side, lone in ((0, lone_a), (1, lone_b)):
+            mine, other = (self.a, self.b) if side == 0 else (self.b, self.a)
+            partner = {(out[k].b if side == 0 else out[k].a)[0]: k for k in singles}
+            if not lone or not partner:
+                continue
+            ys = sorted(partner)
+            best: dict[int, tuple[float, int]] = {}
+            for ratio, r, c in ratios_at_least(
+                [mine[i].features.fold for i in lone],
+                [other[y].features.fold for y in ys],
+                self.settings.move_same * 100,
+            ):
+                i = lone[r]
+                if ratio >= best_move.get((side, i), 0.0) + ELSEWHERE_BETTER_BY and (
+                    i not in best or ratio > best[i][0]
+                ):
+                    best[i] = (ratio, ys[c])
+            for i, (_, y) in sorted(best.items(), key=lambda kv: -kv[1][0]):
+                k = partner[y]
+                if k in joined_steps:
+                    continue
+                step = out[k]
+                single = _content(*self.score(step.a, step.b))
+                if side == 0:
+                    ia, ib = tuple(sorted((step.a[0], i))), step.b
+                else:
+                    ia, ib = step.a, tuple(sorted((step.b[0], i)))
+                value, evidence = self.score(ia, ib)
+                if value < single + ELSEWHERE_BETTER_BY:
+                    continue
+                joined_steps.add(k)
+                taken[side].add(i)
+                out[k] = Step(
+                    ia,
+                    ib,
+                    value,
+                    [*evidence, {"feature": "joined", "value": "far apart"}],
+                    crossing=step.crossing,
+                )
+        return out, taken[0], taken[1]
 
     def _pair_same_label(self, steps: list[Step]) -> list[Step]:
         """Translations only: two clauses left over with the same label and the same kind,
