@@ -284,3 +284,69 @@ def test_diff_across_languages_names_the_translation_as_drifts_edition(corpus_db
     proc = run_cli("diff", "zh-Hans-2022-06-10", "en-2009-07-11", db=corpus_db)
     assert proc.returncode != 0 and "Traceback" not in proc.stderr
     assert "drift --edition zh-Hans-2022-06-10 --reference en-2009-07-11" in proc.stderr
+
+
+# --- a clause new under its label, written from older text: diff says where from, as trace ---
+
+# (older, newer, clause of newer, what diff names it written from in older). Read by hand in
+# cr-en-2009-05-01.txt: the glossary entry "X" (line 4225) holds "Many cards use the letter X
+# as a placeholder for a number that needs to be determined." (today's 107.3, "Many
+# objects..."), "If you're playing a spell that has {X} in its mana cost ... the only legal
+# choice for X is 0." (107.3b) and "If a card in any zone other than the stack has {X} in its
+# mana cost, the value of {X} is treated as 0..." (107.3g); 104.3c (line 242, "The symbol {X}
+# represents an unspecified amount of mana. When playing a spell or activated ability with
+# {X} in its cost, its controller decides the value of that variable.") and the entries
+# "Mana Symbol" and "X" are where 107.3a's announced value of X comes from. 107.3p ("Some
+# objects use the letter Y in addition to the letter X.") was first written in 2009-07-11:
+# the 2009-05-01 glossary says only "Y: See X.".
+CAME_FROM = [
+    ("en-2009-05-01", "en-2026-01-16", "107.3", ["glossary: X"]),
+    (
+        "en-2009-05-01",
+        "en-2026-01-16",
+        "107.3a",
+        ["104.3c", "glossary: Mana Symbol", "glossary: X"],
+    ),
+    ("en-2009-05-01", "en-2026-01-16", "107.3b", ["glossary: X"]),
+    ("en-2009-05-01", "en-2026-01-16", "107.3g", ["glossary: X"]),
+    ("en-2009-05-01", "en-2026-01-16", "107.3p", []),
+    # One stored step: the same lineage, read without composing.
+    ("en-2009-05-01", "en-2009-07-11", "107.3", ["glossary: X"]),
+]
+
+
+def _names(sources) -> list[str]:
+    from mtgrules.reports.common import clause_name
+
+    return [clause_name(x["label"], x["kind"], term=x["term"]) for x in sources or []]
+
+
+@pytest.mark.parametrize(("older", "newer", "label", "sources"), CAME_FROM)
+def test_diff_says_where_a_new_clause_was_written_from(corpus_db, older, newer, label, sources):
+    proc = run_cli("diff", older, newer, "--rule", "107.3", "--format", "json", db=corpus_db)
+    assert proc.returncode == 0, proc.stderr
+    assert "in memory" not in proc.stderr
+    report = json.loads(proc.stdout)
+    change = next(c for c in report["changes"] if c["to"] == label)
+    # Still added under its label (the counts are the map's), with its ancestors beside it.
+    assert change["kind"] == "added" and label in report["added"]
+    assert _names(change.get("came_from")) == sources
+    text = run_cli("diff", older, newer, "--rule", "107.3", db=corpus_db).stdout
+    if sources:
+        assert f"{label}  added, from {older}'s {', '.join(sources)}" in text
+
+
+@pytest.mark.parametrize(("older", "newer", "label", "sources"), CAME_FROM[:5])
+def test_trace_shows_the_same_ancestors_in_the_older_edition(
+    corpus_db, older, newer, label, sources
+):
+    proc = run_cli("trace", label, "--format", "json", db=corpus_db)
+    assert proc.returncode == 0, proc.stderr
+    date = older[3:]
+    shown = {
+        name
+        for span in json.loads(proc.stdout)["english"]
+        if span["label"] and span["from"] <= date <= span["to"]
+        for name in span["label"].split(" + ")
+    }
+    assert shown == set(sources)

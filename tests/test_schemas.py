@@ -131,6 +131,14 @@ CASES: list[tuple[str, tuple[str, ...], str, str, dict[str, Any]]] = [
         "corpus",
         {"/rule": "107.3"},
     ),
+    (
+        # Added clauses with the lineage's ancestors (107.3 from the glossary entry "X").
+        "diff-came-from",
+        ("diff", "en-2009-05-01", "en-2026-01-16", "--rule", "107.3", "--format", "json"),
+        "diff",
+        "corpus",
+        {"/changes/0/came_from/0/term": "X"},
+    ),
     ("trace", ("trace", "107.3g", "--format", "json"), "trace", "corpus", {"/key": "107.3g"}),
     (
         "update",

@@ -35,6 +35,8 @@ PLANNED = "ingest"
 FORWARD = "previous-edition"
 # ...and an English copy (a scraped page, the 2006 glossary page, b) with its official English.
 COPY = "english-copy"
+# The kind of a step's lineage (storage.save_step_lineage): the ancestors of what it left new.
+LINEAGE = "lineage"
 
 # One step of a path of stored alignments: (alignment id, read from the other side).
 Hop = tuple[int, bool]
@@ -145,18 +147,145 @@ def edition_map(db: Any, a: EditionInfo, b: EditionInfo) -> EditionAlignment | N
             aid, back = hops[0]
             one = load_edition_alignment(db, b, a) if back else load_edition_alignment(db, a, b)
             if one is not None:
-                return reversed_alignment(one) if back else one
+                return reversed_alignment(one) if back else with_lineage(db, one, stored, hops)
         elif all(back for _aid, back in hops):
             # Newer to older along the line: the older-to-newer map, read from the other side.
             forward = [(aid, False) for aid, _back in reversed(hops)]
             return reversed_alignment(composed_alignment(db, b, a, forward))
         else:
-            return composed_alignment(db, a, b, hops)
+            composed = composed_alignment(db, a, b, hops)
+            return with_lineage(db, composed, stored, hops)
     direct = load_edition_alignment(db, a, b)
     if direct is not None:
         return direct
     back = load_edition_alignment(db, b, a)
     return reversed_alignment(back) if back is not None else None
+
+
+# The evidence of a clause of B new under its label whose text the stored lineage of a step
+# on the way says came from clauses of A (a rule rewritten under another number, a glossary
+# entry that became rules): its ancestors in A, as trace shows them.
+ANCESTORS = "ancestors"
+
+
+def with_lineage(
+    db: Any, ea: EditionAlignment, stored: StoredPairs, hops: list[Hop]
+) -> EditionAlignment:
+    """``ea`` (``a`` with ``b`` through ``hops``, older to newer) with each inserted clause
+    that the stored lineage of a step between them derives from clauses of ``a`` carrying
+    them in its evidence ({"feature": "ancestors", "value": [...]}, in ``a``'s order). The
+    pairs and their counts stay: the clause is new under its label, written from older
+    text. 2009-07-11's 107.3 ("Many objects use the letter X...") is new in that step, from
+    the glossary entry "X" of 2009-05-01, so a diff from 2009-05-01 to today says so."""
+    derived = _lineage_sources(db, ea.a.id, stored, hops)
+    if not derived:
+        return ea
+    order = {p.a.id: k for k, p in enumerate(ea.pairs) if p.a is not None}
+    views_a = {p.a.id: p.a for p in ea.pairs if p.a is not None}
+    pairs = []
+    for p in ea.pairs:
+        found = derived.get(p.b.id) if p.a is None and p.b is not None else None
+        if found:
+            ancestors = [
+                {"id": c.id, "kind": c.kind, "label": c.label, "term": c.term}
+                for c in sorted(
+                    (views_a[i] for i in found if i in views_a), key=lambda c: order[c.id]
+                )
+            ]
+            if ancestors:
+                p = Pair(
+                    None,
+                    p.b,
+                    p.score,
+                    [*p.evidence, {"feature": ANCESTORS, "value": ancestors}],
+                    p.kind,
+                )
+        pairs.append(p)
+    result = EditionAlignment(ea.a, ea.b, pairs)
+    result.stats = dict(ea.stats)
+    return result
+
+
+def _lineage_sources(
+    db: Any, start: int, stored: StoredPairs, hops: list[Hop]
+) -> dict[int, set[int]]:
+    """Clause of the path's last edition -> the clauses of edition ``start`` it descends from
+    through a stored lineage link (an ancestor of a clause new in a step), followed on along
+    the pairs of the steps after it. A clause of any edition on the way counts as the clause
+    of ``start`` it continues (a lineage names glossary entries of editions before its step)."""
+    lineage = _current_lineage(db, stored)
+    editions = _editions_on(db, hops, start)
+    continues: dict[int, set[int]] = {
+        c.id: {c.id} for c in edition_clauses(db, start)
+    }  # any clause on the way -> the clauses of start it continues
+    derived: dict[int, set[int]] = {}
+    prev = start
+    for (aid, back), here in zip(hops, editions, strict=True):
+        ids = [aid]
+        step_lineage = None if back else lineage.get((prev, here))
+        if step_lineage is not None:
+            ids.append(step_lineage)
+        for alignment_id, src, dst in fetch(
+            db,
+            "SELECT alignment_id, source_clause_id, target_clause_id FROM link "
+            f"WHERE alignment_id IN ({in_list(ids)}) AND source_clause_id IS NOT NULL "
+            "AND target_clause_id IS NOT NULL",
+            plain=True,
+        ):
+            if alignment_id == aid:
+                if back:
+                    src, dst = dst, src
+                continues.setdefault(dst, set()).update(continues.get(src, ()))
+                derived.setdefault(dst, set()).update(derived.get(src, ()))
+            else:
+                derived.setdefault(dst, set()).update(continues.get(src, ()), derived.get(src, ()))
+        prev = here
+    return {cid: found for cid, found in derived.items() if found}
+
+
+def _current_lineage(db: Any, stored: StoredPairs) -> dict[tuple[int, int], int]:
+    """(older, newer edition) -> the lineage stored at ingest for that step, while it was made
+    by this aligner, has all its links and was made from the line's current steps (its
+    glossary chains: storage.lineage_rows says why an edition inserted before a step makes
+    the step's lineage stale)."""
+    back = {nxt: (aid, prev) for prev, (aid, nxt) in stored.steps.items()}
+    rows = fetch(
+        db,
+        "SELECT id, edition_a, edition_b, stats FROM alignment "
+        "WHERE kind = :kind AND signature = :sig ORDER BY id",
+        {"kind": LINEAGE, "sig": signature()},
+        plain=True,
+    )
+    made: dict[tuple[int, int], tuple[int, Any]] = {}
+    for rid, ea, eb, stats in rows:
+        stats = (json.loads(stats) if isinstance(stats, str) else stats) or {}
+        if eb in back and back[eb][1] == ea and stats.get("steps") == step_chain(back, eb):
+            made[(ea, eb)] = (rid, stats.get("links"))
+    if not made:
+        return {}
+    counts = dict(
+        fetch(
+            db,
+            "SELECT alignment_id, count(*) FROM link "
+            f"WHERE alignment_id IN ({in_list(sorted(rid for rid, _ in made.values()))}) "
+            "GROUP BY alignment_id",
+            plain=True,
+        )
+    )
+    return {pair: rid for pair, (rid, links) in made.items() if counts.get(rid, 0) == links}
+
+
+def step_chain(back: dict[int, tuple[int, int]], edition: int) -> list[int]:
+    """The step alignments (ids) from the line's oldest edition up to ``edition``, oldest
+    first: what a step's lineage was made from (its own pairs and the glossary entries'
+    earlier versions along the steps before it)."""
+    ids: list[int] = []
+    seen: set[int] = set()
+    while edition in back and edition not in seen:
+        seen.add(edition)
+        aid, edition = back[edition]
+        ids.append(aid)
+    return ids[::-1]
 
 
 def composed_alignment(

@@ -30,8 +30,8 @@ from ..store.sql import fetch, fetch_in, in_list, json_dict, json_list, needs_fu
 from .ancestry import Ancestor, GlossaryChains, Version, closest_sentence, step_ancestry
 from .composition import COPY as _COPY
 from .composition import FORWARD as _FORWARD
+from .composition import LINEAGE, edition_map, step_chain  # noqa: F401  (step_chain re-exported: plan.py)
 from .composition import PLANNED as _PLANNED
-from .composition import edition_map
 from .edition import compute_edition_alignment, edition_info
 from .english import is_official_english
 from .lineage import link_ancestors
@@ -60,7 +60,6 @@ if TYPE_CHECKING:
     from ..store.models import Alignment
 
 RULE = "rule"
-LINEAGE = "lineage"
 
 
 # Reading goes through plain SQL (store/sql.fetch), on a SQLAlchemy session and on the
@@ -652,19 +651,6 @@ def official_steps(session: Session, alive: dict[int, EditionInfo]) -> dict[int,
         ):
             back[r.b] = (r.id, r.a)
     return back
-
-
-def step_chain(back: dict[int, tuple[int, int]], edition: int) -> list[int]:
-    """The step alignments (ids) from the line's oldest edition up to ``edition``, oldest
-    first: what a step's lineage was made from (its own pairs and the glossary entries'
-    earlier versions along the steps before it)."""
-    ids: list[int] = []
-    seen: set[int] = set()
-    while edition in back and edition not in seen:
-        seen.add(edition)
-        aid, edition = back[edition]
-        ids.append(aid)
-    return ids[::-1]
 
 
 @dataclass

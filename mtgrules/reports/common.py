@@ -107,6 +107,16 @@ def shown_label(label: str | None) -> str:
     return label or "(unnumbered)"
 
 
+def came_from(change: dict[str, Any], older: str) -> str | None:
+    """Where an added clause of a diff was written from, in edition ``older`` ("from
+    en-2009-05-01's glossary: X"), when the stored lineage says (diff.Change.came_from)."""
+    sources = change.get("came_from")
+    if not sources:
+        return None
+    names = [clause_name(x["label"], x["kind"], term=x["term"]) for x in sources]
+    return f"from {older}'s {', '.join(names)}"
+
+
 def change_sides(change: dict[str, Any]) -> tuple[str, str]:
     """The names of a diff change's old and new clause (a glossary entry by its term)."""
     kind = change.get("clause_kind")

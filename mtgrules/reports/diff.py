@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.orm import Session
 
+from ..align.composition import ANCESTORS
 from ..align.renumbering import Renumbering, is_renumbered, renumbering
 from ..errors import NotFoundError, QueryError
 from ..record import OPTIONAL, Record, key
@@ -51,6 +52,10 @@ class Change(Record):
     # entry that became a rule (the 2009 renumbering) is named by its term, not "None".
     from_term: str | None = field(default=None, metadata=OPTIONAL)
     to_term: str | None = field(default=None, metadata=OPTIONAL)
+    # An added clause written from clauses of A (a rule rewritten under another number, a
+    # glossary entry that became rules), as the stored lineage of a step between the two
+    # editions says and trace shows: each as {"kind", "label", "term"}, in A's order.
+    came_from: list[dict[str, str | None]] | None = field(default=None, metadata=OPTIONAL)
 
 
 @dataclass
@@ -164,6 +169,13 @@ def _words(a: str, b: str) -> list[dict[str, str]]:
     return word_diff(a, b)
 
 
+def _ancestors(evidence: list[dict]) -> list[dict[str, str | None]] | None:
+    found = next((e["value"] for e in evidence if e.get("feature") == ANCESTORS), None)
+    if not found:
+        return None
+    return [{"kind": x["kind"], "label": x["label"], "term": x["term"]} for x in found]
+
+
 def alignment_diff(ea: EditionAlignment, *, rule: str | None = None) -> DiffReport:
     """The DiffReport of an alignment already in hand (the site reads each stored
     alignment once and builds both its changelog and the rules' history from it)."""
@@ -218,6 +230,8 @@ def alignment_diff(ea: EditionAlignment, *, rule: str | None = None) -> DiffRepo
             from_term=ca.term if ca is not None and ca.kind == "glossary" else None,
             to_term=cb.term if cb is not None and cb.kind == "glossary" else None,
         )
+        if kind == "added":
+            entry.came_from = _ancestors(p.evidence)
         if kind == "notation":
             # The printed texts, so that a reader sees "{oW}" -> "{W}" or "--" -> an em dash.
             assert ca is not None and cb is not None

@@ -12,6 +12,7 @@ from typing import Any
 
 from .. import __version__
 from .common import (
+    came_from,
     change_sides,
     clause_name,
     defect_lines,
@@ -390,7 +391,7 @@ def render_diff(report: dict[str, Any]) -> str:
         if c.get("words") is not None:
             left, right = diff_sides(c["words"])
         elif c["kind"] == "added":
-            left, right = "", f"<ins>{esc(c['b_text'])}</ins>"
+            left, right = esc(came_from(c, a["slug"]) or ""), f"<ins>{esc(c['b_text'])}</ins>"
         else:
             left, right = f"<del>{esc(c['a_text'])}</del>", ""
         old, new = change_sides(c)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .common import (
+    came_from,
     change_sides,
     clause_name,
     defect_lines,
@@ -286,6 +287,9 @@ def render_diff(report: dict[str, Any]) -> str:
         else:
             name = old if c["kind"] == "removed" else new
             head = f"`{md(name)}` {'reworded' if c['kind'] == 'changed' else c['kind']}"
+            origin = came_from(c, a["slug"])
+            if origin:
+                head += f", {md(origin)}"
         if c.get("wording_changed") or c["kind"] == "notation":
             out.append(f"- {head}: {marked(c['words'])}")
         elif c["kind"] == "added":

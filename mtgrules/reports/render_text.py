@@ -18,6 +18,7 @@ from ..align.renumbering import summary_lines
 from ..render import bold, dim, table, wrap
 from ..text.width import wrap_lines
 from .common import (
+    came_from,
     change_sides,
     clause_name,
     defect_lines,
@@ -379,6 +380,9 @@ def render_diff(report: dict[str, Any], colour: bool = False, width: int = WIDTH
         else:
             label = old if c["kind"] == "removed" else new
             head = f"{label}  {'reworded' if c['kind'] == 'changed' else c['kind']}"
+            origin = came_from(c, a["slug"])
+            if origin:
+                head += f", {origin}"
         out.append("")
         out += [bold(line, colour) for line in wrap_lines(f"{mark} {head}", width, "", "    ")]
         if c.get("words") is not None and (c.get("wording_changed") or c["kind"] == "notation"):
