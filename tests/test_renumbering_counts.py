@@ -181,6 +181,12 @@ FAR_APART = [
     # 2014-09-25, 107.3i 2015, 107.3k 2018, 107.3m 2019, 107.3n 2020, 107.3p since 2022):
     # one move
     ("en-2009-07-11", "en-2026-01-16", "107.3", "107.3h", "107.3p"),
+    # "If an effect instructs a player to choose a card name, the player may choose the name
+    # of a front face of a meld card or the combined back face of a meld pair." (2022-06-10's
+    # 713.11; 713.12 in 2022-11-18) is the second sentence of 712.19 since 2023-11-17, when
+    # the meld rules joined the double-faced cards'; it was composed into 701.23j (searching
+    # outside the game, new in 2023) through a mispaired step.
+    ("en-2022-06-10", "en-2026-01-16", "712.19", "713.11", "712.19"),
 ]
 
 
