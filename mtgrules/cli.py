@@ -942,9 +942,7 @@ def diff(
 
     label = parse_rule_label(rule) if rule else None
     app.check_outputs(("-o", output))
-    app.ensure_data()
-    with app.read() as s:
-        report = edition_diff(s, a, b, rule=label, as_of=as_of)
+    report = app.read_light(lambda s: edition_diff(s, a, b, rule=label, as_of=as_of))
     _emit("diff", report, fmt, output)
     if exit_code and report.has_differences():
         sys.exit(1)

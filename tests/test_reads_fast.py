@@ -1,4 +1,4 @@
-"""drift and trace on a current SQLite store read through the standard library's sqlite3
+"""drift, trace and diff on a current SQLite store read through the standard library's sqlite3
 (store/sql.py: no SQLAlchemy import, most of their start-up) and answer byte for byte what
 they answer on the usual SQLAlchemy session; when the store lacks what they read (an
 alignment to compute in memory) they leave the fast path and answer the same again.
@@ -49,6 +49,18 @@ ROWS = [
     (("drift", "107.3", "--reference", "en-2009-07-11"), _drift_rows),
     (("drift", "--edition", "en-2025-11-14"), lambda out: out["summary"]["added"] > 0),
     (("drift", "--edition", "zh-Hans-2022-06-10"), lambda out: out["summary"]["matched"] > 3000),
+    # diff reads the one map of a pair (composition.edition_map): stored steps composed, one
+    # step as stored, the other way round, and the steps' lineage (came_from).
+    (
+        ("diff", "en-2009-07-11", "en-2026-01-16", "--rule", "107.3"),
+        lambda out: out["summary"]["renumbered"] > 0,
+    ),
+    (
+        ("diff", "en-2009-05-01", "en-2026-01-16", "--rule", "107.3"),
+        lambda out: any(c.get("came_from") for c in out["changes"]),
+    ),
+    (("diff", "en-2025-11-14", "en-2026-01-16"), lambda out: out["summary"]["changed"] > 0),
+    (("diff", "en-2026-01-16", "en-2025-11-14"), lambda out: out["summary"]["changed"] > 0),
 ]
 
 
@@ -85,14 +97,22 @@ LACKS = [
 ]
 
 
+# (a read, the part of its JSON answer that must not be empty)
+READS = [
+    (("drift", "107.3"), "rows"),
+    (("trace", "107.3"), "english"),
+    (("diff", "en-2009-05-01", "en-2026-01-16", "--rule", "107.3"), "changes"),
+]
+
+
 @pytest.mark.parametrize(("what", "sql", "declined"), LACKS, ids=[w for w, _, _ in LACKS])
-@pytest.mark.parametrize("args", [("drift", "107.3"), ("trace", "107.3")], ids=" ".join)
+@pytest.mark.parametrize(("args", "answer"), READS, ids=[" ".join(a) for a, _ in READS])
 def test_a_store_lacking_what_a_read_follows_answers_as_the_usual_session(
-    store_copy, what, sql, declined, args
+    store_copy, what, sql, declined, args, answer
 ):
     _without(store_copy, sql)
     fast, imported, _ = cli_importing(store_copy, *args, "--format", "json")
     assert imported == declined
     usual, _, _ = cli_importing(usual_session_url(store_copy), *args, "--format", "json")
     assert fast == usual
-    assert json.loads(fast)["english" if args[0] == "trace" else "rows"]
+    assert json.loads(fast)[answer]

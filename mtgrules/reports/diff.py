@@ -10,8 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy.orm import Session
-
 from ..align.composition import ANCESTORS
 from ..align.renumbering import Renumbering, is_renumbered, renumbering
 from ..errors import NotFoundError, QueryError
@@ -24,6 +22,8 @@ from ..text.notation import lost_characters
 from .worddiff import changed, summarize, word_diff
 
 if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
     from ..align import EditionAlignment
 
 # Clause kinds a historian compares; page noise and commentary are not rules text.
@@ -127,6 +127,9 @@ def damaged(a: str, b: str) -> bool:
 def edition_diff(
     session: Session, a: str, b: str, *, rule: str | None = None, as_of: int | None = None
 ) -> DiffReport:
+    """``session``: a SQLAlchemy session, or the standard library's connection of a current
+    SQLite store (store/sql.py: diff reads only what the store holds, like drift and trace;
+    a pair to align in memory declines that path and is read again on the usual session)."""
     from ..align import align_editions
 
     infos = list_editions(session, as_of)
