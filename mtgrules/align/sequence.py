@@ -740,9 +740,8 @@ class SequenceAligner:
         used_a: set[int] = set()
         used_b: set[int] = set()
         if self.same_language:
-            steps, joined_a, joined_b = self._join_leftovers(steps, lone_a, lone_b, cands)
-            used_a |= joined_a
-            used_b |= joined_b
+            steps, joined = self._join_leftovers(steps, lone_a, cands)
+            used_a |= joined
         moved: list[Step] = []
         for _, i, j in cands:
             if i in used_a or j in used_b:
@@ -772,65 +771,63 @@ class SequenceAligner:
         self,
         steps: list[Step],
         lone_a: list[int],
-        lone_b: list[int],
         cands: list[tuple[float, int, int]],
-    ) -> tuple[list[Step], set[int], set[int]]:
-        """A leftover clause that reads clearly better with a clause already paired one to
-        one than with any other leftover, and whose text joined with that pair's reads it
-        better still, is a part of a merge (or a split) far from its place, not a move: in
-        2023, 2022-11-18's 712.15 (naming a face of a double-faced card) and 713.12 (naming
-        a meld card) became one rule, 712.19. The DP pairs only neighbours as a merge; left
-        over, 713.12 was taken for the new 701.19j (search outside the game), which it
-        resembles less (0.65 against 0.73). Returns the steps with those pairs joined, and
-        the leftovers they took (their lone steps are dropped with the moved ones')."""
-        best_move: dict[tuple[int, int], float] = {}
-        for value, i, j in cands:
-            best_move.setdefault((0, i), value)
-            best_move.setdefault((1, j), value)
-        singles = [k for k, s in enumerate(steps) if len(s.a) == 1 and len(s.b) == 1]
+    ) -> tuple[list[Step], set[int]]:
+        """A leftover clause of A that reads clearly better with a clause of B already paired
+        one to one than with any leftover, and whose text joined with that pair's reads it
+        better still, is a part of a merge far from its place, not a move: in 2023,
+        2022-11-18's 712.15 (naming a face of a double-faced card) and 713.12 (naming a meld
+        card) became one rule, 712.19. The DP pairs only neighbours as a merge; left over,
+        713.12 was taken for the new 701.19j (search outside the game), which it resembles
+        less (0.65 against 0.73). Returns the steps with those pairs joined, and the
+        leftovers they took (their lone steps are dropped with the moved ones').
+
+        Only merges: a split found so (a clause of B reading better with a paired clause of
+        A) would also take a sentence the clause gained on the way for a part of it, and a
+        map composed through it pairs an edition's clause with text written after it (2016's
+        107.3h gained "If an object gains an ability..." and 2018 split it off as 107.3i;
+        2009's 107.3g would have been split into today's 107.3i and 107.3j)."""
+        best_move: dict[int, float] = {}
+        for value, i, _j in cands:
+            best_move.setdefault(i, value)
+        partner = {s.b[0]: k for k, s in enumerate(steps) if len(s.a) == 1 and len(s.b) == 1}
         out = list(steps)
-        taken: dict[int, set[int]] = {0: set(), 1: set()}
-        joined_steps: set[int] = set()  # a step joins one clause at most, on one side
-        for side, lone in ((0, lone_a), (1, lone_b)):
-            mine, other = (self.a, self.b) if side == 0 else (self.b, self.a)
-            partner = {(out[k].b if side == 0 else out[k].a)[0]: k for k in singles}
-            if not lone or not partner:
-                continue
-            ys = sorted(partner)
-            best: dict[int, tuple[float, int]] = {}
-            for ratio, r, c in ratios_at_least(
-                [mine[i].features.fold for i in lone],
-                [other[y].features.fold for y in ys],
-                self.settings.move_same * 100,
+        taken: set[int] = set()
+        if not lone_a or not partner:
+            return out, taken
+        ys = sorted(partner)
+        best: dict[int, tuple[float, int]] = {}
+        for ratio, r, c in ratios_at_least(
+            [self.a[i].features.fold for i in lone_a],
+            [self.b[y].features.fold for y in ys],
+            self.settings.move_same * 100,
+        ):
+            i = lone_a[r]
+            if ratio >= best_move.get(i, 0.0) + ELSEWHERE_BETTER_BY and (
+                i not in best or ratio > best[i][0]
             ):
-                i = lone[r]
-                if ratio >= best_move.get((side, i), 0.0) + ELSEWHERE_BETTER_BY and (
-                    i not in best or ratio > best[i][0]
-                ):
-                    best[i] = (ratio, ys[c])
-            for i, (_, y) in sorted(best.items(), key=lambda kv: -kv[1][0]):
-                k = partner[y]
-                if k in joined_steps:
-                    continue
-                step = out[k]
-                single = _content(*self.score(step.a, step.b))
-                if side == 0:
-                    ia, ib = tuple(sorted((step.a[0], i))), step.b
-                else:
-                    ia, ib = step.a, tuple(sorted((step.b[0], i)))
-                value, evidence = self.score(ia, ib)
-                if value < single + ELSEWHERE_BETTER_BY:
-                    continue
-                joined_steps.add(k)
-                taken[side].add(i)
-                out[k] = Step(
-                    ia,
-                    ib,
-                    value,
-                    [*evidence, {"feature": "joined", "value": "far apart"}],
-                    crossing=step.crossing,
-                )
-        return out, taken[0], taken[1]
+                best[i] = (ratio, ys[c])
+        joined_steps: set[int] = set()  # a step joins one clause at most
+        for i, (_, y) in sorted(best.items(), key=lambda kv: -kv[1][0]):
+            k = partner[y]
+            if k in joined_steps:
+                continue
+            step = out[k]
+            single = _content(*self.score(step.a, step.b))
+            ia = tuple(sorted((step.a[0], i)))
+            value, evidence = self.score(ia, step.b)
+            if value < single + ELSEWHERE_BETTER_BY:
+                continue
+            joined_steps.add(k)
+            taken.add(i)
+            out[k] = Step(
+                ia,
+                step.b,
+                value,
+                [*evidence, {"feature": "joined", "value": "far apart"}],
+                crossing=step.crossing,
+            )
+        return out, taken
 
     def _pair_same_label(self, steps: list[Step]) -> list[Step]:
         """Translations only: two clauses left over with the same label and the same kind,
