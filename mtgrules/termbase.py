@@ -11,6 +11,9 @@ One home for the file, the concepts and the store table:
 
 Matching is longest-form-first, so "mana cost" is not also counted as "mana" and "cost", and
 牌手 (player) is not also 牌 (card).
+
+Players' words for the rules' words in one language ("ETB": enters the battlefield), read
+for search queries only, are not termbase rows: see search/thesaurus.py.
 """
 
 from __future__ import annotations

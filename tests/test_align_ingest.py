@@ -57,13 +57,8 @@ CORPUS_PAIRS = {
     ("en-2006-10-01", "en-2006-10-01-glossary", "english-copy"),
     ("en-2026-01-16", "en-forum-fr-107.3", "english-copy"),
     ("en-2026-01-16", "en-page-en-zh-107.3", "english-copy"),
-    # What `update` reads for a translation made before the newest English: the English it
-    # was made from with the newest (en-2025-11-14 with it is the line's own pair already; the
-    # Spanish page's best fit is zh-Hans-2022-06-10's English).
-    ("en-2022-06-10", "en-2026-01-16", "update"),
-    ("en-2023-11-17", "en-2026-01-16", "update"),
-    ("en-forum-fr-107.3", "en-2026-01-16", "update"),
-    ("en-page-en-zh-107.3", "en-2026-01-16", "update"),
+    # Nothing else: `update` reads a translation's English with the newest English through
+    # the steps between them, or the copy's pair (composition.edition_map).
 }
 
 # One store, ingested step by step: (files added, pairs aligned by that ingest, pairs removed).
@@ -188,29 +183,35 @@ def test_update_reads_both_of_its_alignments_from_the_store(store_copy, translat
 
 
 @pytest.mark.slow
-def test_a_newer_english_replaces_the_update_pair(tmp_path):
-    """The pair kept for update follows the newest English: zh-Hans-2022-06-10's English
-    with 2023-11-17, then, once 2025-11-14 arrives, with that one (the older pair removed)."""
-    engine = open_store(str(tmp_path / "update.sqlite"))
+def test_an_older_stores_update_pair_is_removed_and_update_reads_the_same(tmp_path):
+    """Earlier ingests also stored a translation's English with the newest English, for
+    `update` alone (plan.FOR_READERS). Nothing reads it: update follows the steps between
+    the two. An ingest stores none, the next ingest of a store that has one removes it, and
+    update's report is the same with it and without it, read from the store either way."""
+    db = tmp_path / "update.sqlite"
     files = ["cr-en-2022-06-10.txt", "cr-zh-2022-06-10.txt", "cr-en-2022-11-18.txt"]
+    files.append("cr-en-2023-11-17.txt")
+    engine = open_store(str(db))
     try:
         with session_scope(engine) as s:
-            ingest_and_align(s, [EXTRA / f for f in [*files, "cr-en-2023-11-17.txt"]])
+            ingest_and_align(s, [EXTRA / f for f in files])
+            assert {p for p in _pairs(s) if p[2] == "update"} == set()
+            infos = list_editions(s)
+            old, new = (find_edition(infos, f"en-{d}") for d in ("2022-06-10", "2023-11-17"))
+            planted = compute_edition_alignment(s, old, new)
+            save_edition_alignment(s, planted, origin={"by": "ingest-for-readers", "why": "update"})
+        with_pair = run_cli("update", "zh-Hans-2022-06-10", "--format", "json", db=db)
         with session_scope(engine) as s:
-            first = {p for p in _pairs(s) if p[2] == "update"}
-        with session_scope(engine) as s:
-            run = ingest_and_align(s, [EXTRA / "cr-en-2025-11-14.txt"]).alignments
-        with session_scope(engine) as s:
-            second = {p for p in _pairs(s) if p[2] == "update"}
+            run = ingest_and_align(s, [EXTRA / f for f in files]).alignments
+            assert {p for p in _pairs(s) if p[2] == "update"} == set()
     finally:
         engine.dispose()
-    assert first == {("en-2022-06-10", "en-2023-11-17", "update")}
-    assert second == {("en-2022-06-10", "en-2025-11-14", "update")}
-    assert {(p.a, p.b, p.why) for p in run.aligned} == {
-        ("en-2023-11-17", "en-2025-11-14", "previous-edition"),
-        ("en-2022-06-10", "en-2025-11-14", "update"),
-    }
-    assert run.removed == 1
+    assert (run.aligned, run.removed) == ([], 1)
+    without = run_cli("update", "zh-Hans-2022-06-10", "--format", "json", db=db)
+    assert with_pair.returncode == without.returncode == 0, without.stderr
+    assert "aligned in memory" not in with_pair.stderr + without.stderr
+    assert json.loads(with_pair.stdout)["reference"]["slug"] == "en-2023-11-17"
+    assert with_pair.stdout == without.stdout
 
 
 def test_show_prints_the_spanish_labels_as_inferred(corpus_db):

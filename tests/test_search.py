@@ -5,6 +5,9 @@ cross-language hits, rule numbers, options, bad queries, and the index's place i
 from __future__ import annotations
 
 import json
+import string
+import subprocess
+import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -17,7 +20,7 @@ from mtgrules.search.highlight import highlight_spans
 from mtgrules.search.query import fts_match, pg_tsquery
 from mtgrules.search.render import render_search
 from mtgrules.store import open_store, session_scope
-from mtgrules.text.fold import fold, fold_words, index_form
+from mtgrules.text.fold import fold, fold_words, index_form, index_words, pattern
 
 from .conftest import ON_PG, run_cli
 
@@ -409,3 +412,42 @@ def test_stored_aligner_links_come_first(store_copy):
     assert hit.label == "107.3g"
     french = next(a for a in hit.aligned if a.language == "fr")
     assert (french.label, french.via) == ("107.3f", "link")
+
+
+# ASCII text takes a fast path in text/fold.py (no Unicode-class regex): the same words and
+# tokens as the script patterns give, on real clause text and on query punctuation.
+ASCII_TEXTS = [
+    "702.19b The controller of an attacking creature with trample first assigns damage",
+    "Ward [cost] means \u201cWhenever\u201d",  # not ASCII: the full patterns, as before
+    "x_y {X} +1/+1 it's 107.3g",
+    "",
+]
+
+
+@pytest.mark.parametrize("text", ASCII_TEXTS)
+def test_ascii_words_are_the_script_patterns_words(text):
+    folded = fold(text)
+    assert fold_words(text) == pattern("WORD").findall(folded)
+    assert list(index_words(text)) == pattern("TOKEN").findall(index_form(text))
+
+
+@given(st.text(alphabet=string.printable, max_size=60))
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
+def test_any_ascii_text_cuts_alike_on_both_paths(text):
+    assert fold_words(text) == pattern("WORD").findall(fold(text))
+    assert list(index_words(text)) == pattern("TOKEN").findall(index_form(text))
+
+
+def test_the_script_patterns_compile_on_first_use():
+    """Importing fold compiles none of the Han-block classes (8-13 ms each); an ASCII query's
+    words need none; ``from fold import HAN`` still gives the compiled pattern."""
+    code = (
+        "from mtgrules.text import fold\n"
+        "assert fold.pattern.cache_info().currsize == 0\n"
+        "assert fold.fold_words('Stack of cards') == ['stack', 'of', 'cards']\n"
+        "assert not fold.is_charwise('stack') and not fold.is_han('stack')\n"
+        "assert fold.pattern.cache_info().currsize == 0\n"
+        "from mtgrules.text.fold import HAN\n"
+        "assert HAN.search('a\u5806') and fold.pattern.cache_info().currsize == 1\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

@@ -27,6 +27,7 @@ from mtgrules.search.rank import (
     positions,
     weigh,
 )
+from mtgrules.search.thesaurus import parse_thesaurus, shipped_thesaurus
 from mtgrules.store import open_store, session_scope
 from mtgrules.text.detect import spelled_languages
 from mtgrules.text.fold import fold
@@ -185,6 +186,45 @@ SUBJECT_FIRST = [
         "111.8 'A token that has left the battlefield can't move to another zone'",
     ),
     ("is kicker an additional cost", "702.33a", "702.33a 'Kicker is a static ability'"),
+]
+
+# Players' words searched as the rules' words (search/thesaurus.py, data/player_words.tsv):
+# (query, the terms searched, each as its alternatives, why). Old code searched the typed
+# words: etb, kind, everyone, wear, per.
+PLAYER_WORDS = [
+    (
+        "when do ETB abilities trigger",
+        [("enter",), ("battlefield",), ("abilit",), ("trigger",)],
+        "ETB is enters the battlefield, the rules' words",
+    ),
+    ("what kinds of counters", [("kind", "type"), ("counter",)], "kinds: kind or type"),
+    ("which zones can everyone see", [("zone",), ("player",), ("see",)], "everyone: player"),
+    ("when does damage wear off", [("damage",), ("end",)], "wear off: end (a phrase, both words)"),
+    ("once per turn", [("once",), ("each",), ("turn",)], "per: each, as 'once each turn'"),
+    (
+        "my creature comes back",
+        [("creature",), ("return",)],
+        "comes back: return, the longest phrase first",
+    ),
+    ("stack", [("stack",)], "a rules word: unchanged"),
+]
+
+# Searched in players' words, answered by the rule that says it in its own: (query, the first
+# hit as (kind, label or term), why: read in cr-en-2026-01-16.txt). Before, "ETB triggers"
+# opened with the glossary's Trigger Event, "what is cmc" found nothing, "a creature that was
+# killed" a commentary.
+PLAYER_FIRST = [
+    (
+        "ETB triggers",
+        ("rule", "603.6a"),
+        "603.6a 'Enters-the-battlefield abilities trigger when a permanent enters'",
+    ),
+    ("what is cmc", ("glossary", "Mana Value"), "converted mana cost is mana value today"),
+    (
+        "a creature that was killed",
+        ("glossary", "Dies"),
+        "Dies: 'A creature or planeswalker dies if it is put into a graveyard from the battlefield'",
+    ),
 ]
 
 # The order's criteria, each above all those after it: (better, worse, why)
@@ -409,6 +449,43 @@ def test_question_words_are_not_searched_but_kept_in_the_phrase():
     parsed = parse_query("how many cards in a starting hand")
     assert [t.alts[0] for t in parsed.terms] == ["card", "starting", "hand"]
     assert parsed.tokens == ["how", "many", "cards", "in", "a", "starting", "hand"]
+
+
+@pytest.mark.parametrize(("query", "terms", "why"), PLAYER_WORDS)
+def test_players_words_are_searched_as_the_rules_words(query, terms, why):
+    assert [t.alts for t in parse_query(query).terms] == terms, why
+
+
+def test_a_player_phrase_is_the_rules_phrase_too():
+    # The phrase and the glossary look-up read the rules' words: "enters the battlefield".
+    assert parse_query("ETB triggers").tokens == ["enters", "the", "battlefield", "triggers"]
+
+
+def test_the_player_words_table_is_general_vocabulary():
+    """Every row parses, and none is keyed on a rule number (no digits on either side)."""
+    table = shipped_thesaurus()
+    assert len(table.phrases) + len(table.alternatives) >= 40
+    rows = [*table.phrases.items(), *(((k,), v) for k, v in table.alternatives.items())]
+    for player, rules in rows:
+        assert not any(ch.isdigit() for w in (*player, *rules) for ch in w), (player, rules)
+
+
+@pytest.mark.parametrize(
+    ("line", "error"),
+    [
+        ("etb\tenters the battlefield|enters", "alternatives"),
+        ("in play\tbattlefield|board", "alternatives"),
+    ],
+)
+def test_a_player_words_row_of_several_words_with_alternatives_is_refused(line, error):
+    with pytest.raises(ValueError, match=error):
+        parse_thesaurus(line)
+
+
+@pytest.mark.parametrize(("query", "first", "why"), PLAYER_FIRST)
+def test_a_question_in_players_words_finds_the_rule(engine, query, first, why):
+    hit = _search(engine, query, limit=5).hits[0]
+    assert (hit.kind, hit.term if hit.kind == "glossary" else hit.label) == first, why
 
 
 @pytest.mark.parametrize(("label", "subject"), SUBJECTS)

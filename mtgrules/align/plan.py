@@ -11,6 +11,10 @@ Every reading command needs these links, and finds them stored (reads never writ
   with the official English of its date, else the newest (the site's history shows which
   official wording a copy carries).
 
+Nothing else: two editions further apart (`update`'s English with the newest, a `diff`
+across years) are read through these pairs, composed (composition.edition_map), so a pair
+stored for them would never be read.
+
 The plan is worked out from the editions alive now and compared with what is stored: a pair
 already stored by the current aligner is kept, a missing or stale one is aligned, and a pair
 the plan made earlier but no longer wants (an edition was inserted between two dates) is
@@ -54,7 +58,6 @@ from .reference import (
     find_source,
     followed_english,
     is_official_english,
-    newest_english,
 )
 from .sequence import Settings
 from .storage import (
@@ -72,9 +75,10 @@ from .storage import (
 from .workers import Job, aligned_in_order
 
 INGEST = "ingest"  # stats["by"] of the alignments the plan owns
-# stats["by"] of the pairs the plan stores for one reader only (FOR_UPDATE): also the plan's,
-# but outside the lines of editions that search's lineages and a rule's history follow
-# through every "ingest" pair (store/search_index.py, align/storage.py).
+# stats["by"] of the pairs earlier plans stored for `update` alone (a translation's English
+# with the newest English). Every reader now reads that pair through the steps between
+# (composition.edition_map), so the plan stores none; the next ingest removes a store's old
+# ones, as any pair the plan no longer wants.
 FOR_READERS = "ingest-for-readers"
 PLANNED_BY = (INGEST, FOR_READERS)
 # Why a pair is planned (stats["why"]).
@@ -83,11 +87,6 @@ SAME_DOCUMENT = "same-document"
 SAME_DATE = "same-date"
 BEST_FIT = "best-fit"
 COPY = "english-copy"
-# The English a translation was made from with the newest English: what `mtgrules update`
-# composes the translation's pairs with (reports/update.py). Stored, it is read back; else
-# every update of a translation made before the newest English aligned two whole English
-# editions again (0.4 s of zh-Hans-2022-06-10's 1.5 s of CPU).
-FOR_UPDATE = "update"
 
 
 @dataclass
@@ -109,7 +108,7 @@ class Planned:
         return (self.a.id, self.b.id)
 
     def origin(self) -> dict[str, Any]:
-        return {"by": FOR_READERS if self.why == FOR_UPDATE else INGEST, "why": self.why}
+        return {"by": INGEST, "why": self.why}
 
 
 @dataclass
@@ -186,31 +185,15 @@ def plan_alignments(
     """Every pair of editions the store should hold aligned: each language's line of dated
     editions (English first, oldest to newest), the English copies with their official
     English, then each translation with the English it was made from (the choice stored at
-    ingest, reference.find_source), and last that English with the newest English where
-    they differ and no pair above links them (what `update` reads, FOR_UPDATE)."""
+    ingest, reference.find_source)."""
     infos = infos if infos is not None else list_editions(session)
     plan = _previous_pairs(infos) + _copy_pairs(infos)
-    for_update: list[Planned] = []
     for t in _translations(infos):
         try:
             choice = find_source(session, t, infos)
         except NotFoundError:
             continue  # no English edition fits it: nothing to align it with
         plan.append(Planned(choice.edition, t, choice.how, labels_agree=choice.numbered_alike))
-        # As update_report chooses them by default: the newest English, when not older.
-        newest = newest_english(infos, exclude=t.id)
-        source = choice.edition
-        if (
-            newest is not None
-            and newest.id != source.id
-            and (newest.date or "") >= (source.date or "")
-        ):
-            for_update.append(Planned(source, newest, FOR_UPDATE))
-    keys = {p.key for p in plan}
-    for planned in for_update:
-        if planned.key not in keys:
-            keys.add(planned.key)
-            plan.append(planned)
     return plan
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from ..errors import QueryError
 from ..text.fold import fold_words, index_words, is_charwise, is_han, is_hangul, is_hiragana
+from .thesaurus import shipped_thesaurus
 
 # --kind: what a reader calls rules also covers section headings and the examples under rules.
 KIND_GROUPS: dict[str, tuple[str, ...]] = {
@@ -263,16 +264,21 @@ def parse_query(query: str) -> ParsedQuery:
     """Cut a checked query into terms. Stop words and question words go ("the stack" is
     stack; "how many cards in a starting hand" is cards, starting, hand) unless nothing
     would be left."""
-    words = query_words_checked(query)
+    typed = query_words_checked(query)
+    # Players' words in the rules' words (thesaurus.py): "ETB" is enters the battlefield.
+    thesaurus = shipped_thesaurus()
+    words = thesaurus.rewrite(typed)
+    tokens = index_tokens(query) if words == typed else index_tokens(" ".join(words))
     content = [w for w in words if w not in STOP_WORDS and not asks(w)]
     if not content:
         content = [w for w in words if w not in STOP_WORDS] or words
-    seen: list[str] = []
+    terms: list[Term] = []
     for w in content:
-        w = korean_stem(w) if is_hangul(w) else stem(w)
-        if w not in seen:
-            seen.append(w)
-    return ParsedQuery(query, words, [Term((w,)) for w in seen], index_tokens(query))
+        alts = thesaurus.alternatives_of(w) or (w,)
+        term = Term(tuple(dict.fromkeys(korean_stem(a) if is_hangul(a) else stem(a) for a in alts)))
+        if term not in terms:
+            terms.append(term)
+    return ParsedQuery(query, words, terms, tokens)
 
 
 def asks(word: str) -> bool:

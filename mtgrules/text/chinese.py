@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .fold import HAN
+from .fold import pattern
 
 
 @lru_cache(maxsize=4)
@@ -24,7 +24,7 @@ def to_traditional(text: str) -> str:
 
 def is_traditional(text: str) -> bool:
     """True when converting to Simplified changes more characters than converting to Traditional."""
-    han = HAN.findall(text)
+    han = pattern("HAN").findall(text)
     if not han:
         return False
     sample = "".join(han[:400])

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from .chinese import is_traditional
-from .fold import HANGUL, KANA, fold, han_ratio
+from .fold import fold, han_ratio, pattern
 
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
 
@@ -169,12 +169,14 @@ def spelled_languages(text: str) -> list[str]:
     is enough here, ignoring accents: "cout de mana", "que vaut X"). [] when the spelling
     says nothing ("stack", "mana", "X")."""
     # Kana and Hangul first: a Japanese query mixes Han with kana (生け贄に捧げる).
-    if KANA.search(text):
-        return ["ja"]
-    if HANGUL.search(text):
-        return ["ko"]
-    if han_ratio(text) > 0.3:
-        return ["zh-Hant" if is_traditional(text) else "zh-Hans"]
+    # (An ASCII query has none of these scripts: their patterns are not even compiled.)
+    if not text.isascii():
+        if pattern("KANA").search(text):
+            return ["ja"]
+        if pattern("HANGUL").search(text):
+            return ["ko"]
+        if han_ratio(text) > 0.3:
+            return ["zh-Hant" if is_traditional(text) else "zh-Hans"]
     lower = text.casefold()
     found = [lang for lang, letters in _ONLY_IN.items() if any(ch in letters for ch in lower)]
     if found:

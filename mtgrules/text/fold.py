@@ -11,17 +11,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
+from functools import cache, lru_cache
 
 # Han ideographs: CJK Unified (basic block, extension A, extensions B and beyond) and the
 # compatibility block. The one definition of "a Chinese character" in mtgrules.
 HAN_CLASS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ffff"
-HAN = re.compile(f"[{HAN_CLASS}]")
-HAN_RUN = re.compile(f"[{HAN_CLASS}]+")
-# Kana (hiragana, katakana, their extensions and half-width forms) and Hangul (syllables and
-# jamo): a text holding them is Japanese or Korean, whatever Han characters it also holds.
-KANA = re.compile("[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9d]")
-HANGUL = re.compile("[\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f]")
 # The letters of the scripts the index stores one character per token, as it does Han:
 # Japanese writes no spaces (a word sits inside a kana run: ライブラリーのカードを), and a
 # Korean word carries its particles and endings (생물이, 공격하는), so a word must be found
@@ -32,17 +26,53 @@ HIRAGANA_CLASS = "\u3041-\u3096\u309d-\u309f"
 KATAKANA_CLASS = "\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff"
 HANGUL_CLASS = "\uac00-\ud7a3"
 CHARWISE_CLASS = HAN_CLASS + HIRAGANA_CLASS + KATAKANA_CLASS + HANGUL_CLASS
-CHARWISE = re.compile(f"[{CHARWISE_CLASS}]")
-_CHARWISE_RUN = re.compile(f"[{CHARWISE_CLASS}]+")
-# What the FTS tokenizers (unicode61, PostgreSQL 'simple') treat as a word: letters and
-# digits; a run of one charwise script is kept whole here (the search makes it a phrase).
-_WORD = re.compile(
-    rf"[^\W_{CHARWISE_CLASS}]+|[{HAN_CLASS}]+|[{HIRAGANA_CLASS}]+|[{KATAKANA_CLASS}]+"
+# The first code point of any charwise script (hiragana): a word starting below it is not
+# charwise, and an ASCII text holds none of them.
+_FIRST_CHARWISE = "\u3041"
+
+# The patterns over those scripts, compiled on first use: a character class spanning the
+# Han blocks costs re 8-13 ms to compile (it walks every code point of the ranges), 40 ms
+# for all of them, which every command paid at import though an ASCII query or text (most
+# of the corpus) needs none of them. ``from .fold import HAN`` still works (module
+# __getattr__, PEP 562) and compiles that one pattern then.
+_SOURCES = {
+    "HAN": f"[{HAN_CLASS}]",
+    "HAN_RUN": f"[{HAN_CLASS}]+",
+    # Kana (hiragana, katakana, their extensions and half-width forms) and Hangul (syllables
+    # and jamo): a text holding them is Japanese or Korean, whatever Han it also holds.
+    "KANA": "[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9d]",
+    "HANGUL": "[\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f]",
+    "CHARWISE": f"[{CHARWISE_CLASS}]",
+    "CHARWISE_RUN": f"[{CHARWISE_CLASS}]+",
+    # What the FTS tokenizers (unicode61, PostgreSQL 'simple') treat as a word: letters and
+    # digits; a run of one charwise script is kept whole here (the search makes it a phrase).
+    "WORD": rf"[^\W_{CHARWISE_CLASS}]+|[{HAN_CLASS}]+|[{HIRAGANA_CLASS}]+|[{KATAKANA_CLASS}]+"
     rf"|[{HANGUL_CLASS}]+",
-    re.UNICODE,
-)
-# A token of index_form's output: a word, or one charwise character (index_form spaces them).
-_TOKEN = re.compile(rf"[^\W_{CHARWISE_CLASS}]+|[{CHARWISE_CLASS}]", re.UNICODE)
+    # A token of index_form's output: a word, or one charwise character (index_form spaces
+    # them).
+    "TOKEN": rf"[^\W_{CHARWISE_CLASS}]+|[{CHARWISE_CLASS}]",
+    "HIRAGANA_WORD": f"[{HIRAGANA_CLASS}]+",
+    "HANGUL_WORD": f"[{HANGUL_CLASS}]+",
+}
+# In ASCII text (folded: lower case) a word of _SOURCES["WORD"] and a token of "TOKEN" are
+# both this: letters and digits.
+_ASCII_WORD = re.compile("[a-z0-9]+")
+
+
+@cache
+def pattern(name: str) -> re.Pattern[str]:
+    """One of the script patterns above, compiled once, on first use."""
+    return re.compile(_SOURCES[name])
+
+
+_PUBLIC = {"HAN", "HAN_RUN", "KANA", "HANGUL", "CHARWISE"}
+
+
+def __getattr__(name: str) -> re.Pattern[str]:
+    if name in _PUBLIC:
+        return pattern(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 # The combining marks NFKD leaves on Latin, Greek and Cyrillic letters. Kana voicing marks
 # are not accents (か and が are two syllables), so they stay. One regex pass rather than a
@@ -58,27 +88,27 @@ _RECOMPOSE = re.compile("[\u1100-\u11ff\u3099\u309a]")
 
 def is_han(word: str) -> bool:
     """True if ``word`` starts with a Han character (a folded query word is all or none)."""
-    return bool(HAN.match(word))
+    return bool(word) and word[0] >= "\u3400" and bool(pattern("HAN").match(word))
 
 
 def is_charwise(word: str) -> bool:
     """True if ``word`` is written in a script the index stores one character per token
     (Han, kana, Hangul): it is searched as a phrase of its characters."""
-    return bool(CHARWISE.match(word))
+    return bool(word) and word[0] >= _FIRST_CHARWISE and bool(pattern("CHARWISE").match(word))
 
 
 def is_hiragana(word: str) -> bool:
     """True if ``word`` (a folded word of fold_words) is a hiragana run: in a Japanese
     question mostly particles and endings (の, を, られる, ですか)."""
-    return bool(re.fullmatch(f"[{HIRAGANA_CLASS}]+", word))
+    return not word.isascii() and bool(pattern("HIRAGANA_WORD").fullmatch(word))
 
 
 def is_hangul(word: str) -> bool:
-    return bool(re.fullmatch(f"[{HANGUL_CLASS}]+", word))
+    return not word.isascii() and bool(pattern("HANGUL_WORD").fullmatch(word))
 
 
 def has_han(text: str) -> bool:
-    return bool(HAN.search(text))
+    return not text.isascii() and bool(pattern("HAN").search(text))
 
 
 def han_ratio(text: str) -> float:
@@ -86,7 +116,8 @@ def han_ratio(text: str) -> float:
     letters = [ch for ch in text if ch.isalpha()]
     if not letters:
         return 0.0
-    return sum(1 for ch in letters if HAN.match(ch)) / len(letters)
+    han = pattern("HAN")
+    return sum(1 for ch in letters if han.match(ch)) / len(letters)
 
 
 def fold_char(ch: str) -> str:
@@ -104,7 +135,7 @@ def fold(text: str) -> str:
     folded = _MARKS.sub("", unicodedata.normalize("NFKD", text.casefold()))
     if _RECOMPOSE.search(folded):
         folded = unicodedata.normalize("NFC", folded)
-    if HAN.search(folded):
+    if pattern("HAN").search(folded):
         from .chinese import to_simplified  # OpenCC's tables load on first use only
 
         folded = to_simplified(folded)
@@ -126,19 +157,21 @@ def index_form(text: str) -> str:
     Cached because most clauses repeat word for word across the English editions: the
     bundled corpus has ~70,000 clauses but only ~15,000 distinct texts."""
     folded = fold(text)
-    if not folded.isascii() and CHARWISE.search(folded):
-        folded = _CHARWISE_RUN.sub(_space_han, folded)
+    if not folded.isascii() and pattern("CHARWISE").search(folded):
+        folded = pattern("CHARWISE_RUN").sub(_space_han, folded)
     return folded
 
 
 def fold_words(text: str) -> list[str]:
     """The folded words of a text: Latin words whole, each run of Han, hiragana, katakana or
     Hangul as one word (a phrase)."""
-    return _WORD.findall(fold(text))
+    folded = fold(text)
+    return (_ASCII_WORD if folded.isascii() else pattern("WORD")).findall(folded)
 
 
 @lru_cache(maxsize=16384)
 def index_words(text: str) -> tuple[str, ...]:
     """The tokens the full-text index holds for ``text``: folded words, one per Han, kana
     or Hangul character (the words of index_form, as unicode61 and 'simple' cut them)."""
-    return tuple(_TOKEN.findall(index_form(text)))
+    form = index_form(text)
+    return tuple((_ASCII_WORD if form.isascii() else pattern("TOKEN")).findall(form))

@@ -1,0 +1,83 @@
+"""Player words -> rules words, on the query side: "ETB" is searched as "enters the
+battlefield", "everyone" as "player", "wear off" as "end", "deck" as deck or library.
+
+The rules never say what players say at the table, so a question in their words finds
+nothing, or the wrong rule, by its words alone. The table (mtgrules/data/player_words.tsv)
+is general table-talk vocabulary, one row per phrase, never keyed on a rule or a test query.
+It is apart from the termbase (termbase.py): a termbase row is one game term in each
+language, read by the aligner in the texts themselves and stored; this one is one-way,
+English only, and read for queries alone.
+
+A row is either a phrase (the player's words are replaced by the rules' words: the query's
+phrase and its glossary look-up use them too), or single words split by "|" (the player's
+word is searched as any of them, the word itself only if listed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+
+from ..text.fold import fold_words
+
+SHIPPED = "data/player_words.tsv"
+
+
+@dataclass(frozen=True)
+class Thesaurus:
+    phrases: dict[tuple[str, ...], tuple[str, ...]] = field(default_factory=dict)
+    alternatives: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    @property
+    def longest(self) -> int:
+        return max((len(k) for k in self.phrases), default=0)
+
+    def rewrite(self, words: Sequence[str]) -> list[str]:
+        """The query's folded words with each player phrase replaced by the rules' words,
+        longest phrase first, left to right ("comes back" before "back")."""
+        out: list[str] = []
+        i, longest = 0, self.longest
+        while i < len(words):
+            for n in range(min(longest, len(words) - i), 0, -1):
+                said = self.phrases.get(tuple(words[i : i + n]))
+                if said is not None:
+                    out += said
+                    i += n
+                    break
+            else:
+                out.append(words[i])
+                i += 1
+        return out
+
+    def alternatives_of(self, word: str) -> tuple[str, ...]:
+        """The words a player's word is searched as (empty: the word alone)."""
+        return self.alternatives.get(word, ())
+
+
+def parse_thesaurus(text: str) -> Thesaurus:
+    phrases: dict[tuple[str, ...], tuple[str, ...]] = {}
+    alternatives: dict[str, tuple[str, ...]] = {}
+    for line in text.splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        player, _, rules = line.partition("\t")
+        key = tuple(fold_words(player))
+        if not key or key == ("player",) and rules.strip() == "rules":
+            continue  # the header row
+        forms = [tuple(fold_words(f)) for f in rules.split("|")]
+        forms = [f for f in forms if f]
+        if len(forms) > 1 and len(key) == 1 and all(len(f) == 1 for f in forms):
+            alternatives[key[0]] = tuple(f[0] for f in forms)
+        elif len(forms) == 1:
+            phrases[key] = forms[0]
+        else:
+            raise ValueError(f"{SHIPPED}: '{line}': alternatives are single words of one word")
+    return Thesaurus(phrases, alternatives)
+
+
+@lru_cache(maxsize=1)
+def shipped_thesaurus() -> Thesaurus:
+    text = resources.files("mtgrules").joinpath(SHIPPED).read_text(encoding="utf-8")
+    return parse_thesaurus(text)
