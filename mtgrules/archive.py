@@ -28,10 +28,10 @@ import tarfile
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 
 from .errors import StoreError
+from .shipped import DATA
 
 PACKED = "cr-archive.tar.xz"
 MANIFEST = "cr-archive.tsv"
@@ -67,8 +67,7 @@ class ArchiveFile:
 
 
 def data_folder() -> Path:
-    # mtgrules.data is a folder without __init__.py: reach it through the package itself.
-    return Path(str(resources.files("mtgrules").joinpath("data")))
+    return DATA
 
 
 def packed_path() -> Path:

@@ -6,9 +6,7 @@ to the output's width: the terminal's, or $COLUMNS, else 80 (a pipe, a file).
 
 from __future__ import annotations
 
-import json
 import os
-import shutil
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -53,13 +51,17 @@ def output_width(stream=None) -> int:
         return max(int(env), MIN_WIDTH)
     try:
         if stream.isatty():
-            return max(shutil.get_terminal_size((PIPE_WIDTH, 24)).columns, MIN_WIDTH)
+            # os rather than shutil.get_terminal_size ($COLUMNS is read above): shutil
+            # imports bz2 and lzma, a cost every command would pay at start-up.
+            return max(os.get_terminal_size(stream.fileno()).columns or PIPE_WIDTH, MIN_WIDTH)
     except (AttributeError, ValueError, OSError):
         pass
     return PIPE_WIDTH
 
 
 def to_json(data: Any) -> str:
+    import json  # here: text output, most commands' output, does not need it
+
     return json.dumps(data, ensure_ascii=False, indent=2, default=str)
 
 

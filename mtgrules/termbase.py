@@ -24,17 +24,17 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import resources
 from typing import TYPE_CHECKING
 
+from .shipped import shipped_bytes
 from .store.sql import fetch
-from .text.fold import fold
+from .text.fold import fold, folds_wide
 from .text.language import base_language, is_chinese, is_traditional_tag, same_tag, writing_of
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
-SHIPPED = "data/termbase.tsv"
+SHIPPED = "termbase.tsv"  # in mtgrules/data/
 _LANG_COLUMNS = {"language", "lang", "locale"}
 _FORM_COLUMNS = {"form", "term", "text", "word"}
 _CONCEPT_COLUMNS = {"concept", "id", "key", "concept_id"}
@@ -63,7 +63,11 @@ class Termbase:
     # concept -> [(language, form)], in file order
     concepts: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     # folded form -> {(concept, language)}
-    by_form: dict[str, set[tuple[str, str]]] = field(default_factory=dict)
+    _by_form: dict[str, set[tuple[str, str]]] = field(default_factory=dict)
+    # The Chinese, Japanese and Korean forms, folded on the first lookup that can match one:
+    # their fold loads OpenCC and the Han patterns (~10 ms), which a search for "stack"
+    # (most searches: search runs this on every query) would pay for nothing.
+    _wide: list[tuple[str, str, str]] = field(default_factory=list)
 
     def add(self, concept: str, language: str, form: str) -> None:
         concept, language, form = concept.strip(), language.strip(), form.strip()
@@ -72,7 +76,21 @@ class Termbase:
         if (language, form) in self.concepts.get(concept, []):
             return
         self.concepts.setdefault(concept, []).append((language, form))
-        self.by_form.setdefault(fold(form), set()).add((concept, language))
+        if folds_wide(form):
+            self._wide.append((concept, language, form))
+        else:
+            self._by_form.setdefault(fold(form), set()).add((concept, language))
+
+    @property
+    def by_form(self) -> dict[str, set[tuple[str, str]]]:
+        """Folded form -> {(concept, language)}, every form folded."""
+        self._fold_wide()
+        return self._by_form
+
+    def _fold_wide(self) -> None:
+        for concept, language, form in self._wide:
+            self._by_form.setdefault(fold(form), set()).add((concept, language))
+        self._wide.clear()
 
     @property
     def languages(self) -> list[str]:
@@ -80,7 +98,10 @@ class Termbase:
 
     def lookup(self, text: str) -> set[tuple[str, str]]:
         """(concept, language) pairs whose form is ``text`` (folded, so 'Pile' = 'pile')."""
-        return set(self.by_form.get(fold(text.strip()), ()))
+        key = fold(text.strip())
+        if folds_wide(key):
+            self._fold_wide()
+        return set(self._by_form.get(key, ()))
 
     def forms(self, concept: str, language: str) -> list[str]:
         """The forms of ``concept`` in ``language`` ('zh' covers both Chinese scripts)."""
@@ -130,7 +151,7 @@ def parse_termbase(text: str) -> Termbase:
 
 
 def shipped_termbase_bytes() -> bytes:
-    return resources.files("mtgrules").joinpath(SHIPPED).read_bytes()
+    return shipped_bytes(SHIPPED)
 
 
 @lru_cache(maxsize=1)

@@ -7,7 +7,6 @@ store/sql.py), so it imports nothing of the aligner itself.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -114,6 +113,8 @@ def inferred_labels(db: Any, clause_ids: Iterable[int]) -> dict[int, str]:
 def _made_by_ingest(stats: Any) -> bool:
     # JSON comes back parsed from PostgreSQL and as text from bare SQLite.
     if isinstance(stats, str):
+        import json  # here: a search that meets no inferred label never needs it
+
         try:
             stats = json.loads(stats)
         except ValueError:

@@ -18,11 +18,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import resources
 
+from ..shipped import shipped_bytes
 from ..text.fold import fold_words
 
-SHIPPED = "data/player_words.tsv"
+SHIPPED = "player_words.tsv"  # in mtgrules/data/
 
 
 @dataclass(frozen=True)
@@ -79,5 +79,5 @@ def parse_thesaurus(text: str) -> Thesaurus:
 
 @lru_cache(maxsize=1)
 def shipped_thesaurus() -> Thesaurus:
-    text = resources.files("mtgrules").joinpath(SHIPPED).read_text(encoding="utf-8")
+    text = shipped_bytes(SHIPPED).decode("utf-8")
     return parse_thesaurus(text)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,6 +27,10 @@ SCHEMA_HEAD = "0011"
 def migrations_folder() -> Path:
     """The migrations shipped as the package ``mtgrules.migrations`` (from the top-level
     migrations/ folder of a checkout)."""
+    # importlib.resources here, not at the top: it imports tempfile, shutil and random
+    # (~4 ms), and every read command imports this module for SCHEMA_HEAD.
+    from importlib import resources
+
     try:
         folder = Path(str(resources.files("mtgrules.migrations")))
     except ModuleNotFoundError:

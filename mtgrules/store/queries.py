@@ -8,7 +8,6 @@ SQLAlchemy (see store/sql.py for why). Only list_revisions, off that path, uses 
 from __future__ import annotations
 
 import datetime as dt
-import difflib
 import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -151,6 +150,8 @@ def find_edition(infos: list[EditionInfo], key: str) -> EditionInfo:
         if hits:
             return hits[0]
     names = [e.slug for e in infos]
+    import difflib  # here: only a name that matches nothing needs it
+
     close = difflib.get_close_matches(key, names, n=3, cutoff=0.6)
     hint = f"did you mean {', '.join(close)}? " if close else ""
     raise NotFoundError(f"no edition '{key}' in the store; {hint}list them with: mtgrules editions")

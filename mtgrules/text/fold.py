@@ -15,20 +15,34 @@ from functools import cache, lru_cache
 
 # Han ideographs: CJK Unified (basic block, extension A, extensions B and beyond) and the
 # compatibility block. The one definition of "a Chinese character" in mtgrules.
-HAN_CLASS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ffff"
+HAN_RANGES = (("\u3400", "\u4dbf"), ("\u4e00", "\u9fff"), ("\uf900", "\ufaff"))
+HAN_RANGES += (("\U00020000", "\U0002ffff"),)
 # The letters of the scripts the index stores one character per token, as it does Han:
 # Japanese writes no spaces (a word sits inside a kana run: ライブラリーのカードを), and a
 # Korean word carries its particles and endings (생물이, 공격하는), so a word must be found
 # inside a run, as consecutive characters. Hiragana and katakana apart (a change of script
 # is where Japanese words meet), without the middle dot ・ and the double hyphen ゠
 # (punctuation); the prolonged sound mark ー is a katakana letter.
-HIRAGANA_CLASS = "\u3041-\u3096\u309d-\u309f"
-KATAKANA_CLASS = "\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff"
-HANGUL_CLASS = "\uac00-\ud7a3"
-CHARWISE_CLASS = HAN_CLASS + HIRAGANA_CLASS + KATAKANA_CLASS + HANGUL_CLASS
+HIRAGANA_RANGES = (("\u3041", "\u3096"), ("\u309d", "\u309f"))
+KATAKANA_RANGES = (("\u30a1", "\u30fa"), ("\u30fc", "\u30ff"), ("\u31f0", "\u31ff"))
+HANGUL_RANGES = (("\uac00", "\ud7a3"),)
+CHARWISE_RANGES = HAN_RANGES + HIRAGANA_RANGES + KATAKANA_RANGES + HANGUL_RANGES
+
+
+def _class(ranges: tuple[tuple[str, str], ...]) -> str:
+    return "".join(f"{lo}-{hi}" for lo, hi in ranges)
+
+
+HAN_CLASS = _class(HAN_RANGES)
+HIRAGANA_CLASS = _class(HIRAGANA_RANGES)
+KATAKANA_CLASS = _class(KATAKANA_RANGES)
+HANGUL_CLASS = _class(HANGUL_RANGES)
+CHARWISE_CLASS = _class(CHARWISE_RANGES)
 # The first code point of any charwise script (hiragana): a word starting below it is not
 # charwise, and an ASCII text holds none of them.
 _FIRST_CHARWISE = "\u3041"
+# The first code point of the CJK blocks (radicals); see is_wide.
+WIDE_FROM = "\u2e80"
 
 # The patterns over those scripts, compiled on first use: a character class spanning the
 # Han blocks costs re 8-13 ms to compile (it walks every code point of the ranges), 40 ms
@@ -57,6 +71,66 @@ _SOURCES = {
 # In ASCII text (folded: lower case) a word of _SOURCES["WORD"] and a token of "TOKEN" are
 # both this: letters and digits.
 _ASCII_WORD = re.compile("[a-z0-9]+")
+# ...and in text without a charwise character (French, Spanish, Russian), any run of
+# letters and digits: no Han-block class to compile for it.
+_PLAIN_WORD = re.compile(r"[^\W_]+")
+
+
+def _in_ranges(ch: str, ranges: tuple[tuple[str, str], ...]) -> bool:
+    # Comparisons rather than the compiled class: one character is asked about (the first
+    # of a folded word, which is all of one script), and the class costs milliseconds.
+    return any(lo <= ch <= hi for lo, hi in ranges)
+
+
+def _may_be_charwise(text: str) -> bool:
+    """False when ``text`` holds no character of a charwise script, told without a regex:
+    every one of them is at or above hiragana."""
+    return not text.isascii() and max(text) >= _FIRST_CHARWISE
+
+
+# Up to this length a text is scanned character by character rather than by the compiled
+# class: a query, a term or a title (most of what a search folds) costs less to scan than
+# the class costs to compile; a clause of a Chinese edition is searched by the regex.
+_SCAN_AT_MOST = 200
+
+
+def _holds(text: str, name: str, ranges: tuple[tuple[str, str], ...]) -> bool:
+    """Does ``text`` hold a character of ``ranges`` (the class of pattern ``name``)?"""
+    if not _may_be_charwise(text):
+        return False
+    if len(text) <= _SCAN_AT_MOST:
+        return any(_in_ranges(ch, ranges) for ch in text if ch >= _FIRST_CHARWISE)
+    return pattern(name).search(text) is not None
+
+
+def _script(ch: str) -> int:
+    """Which run of fold_words a letter belongs to: 0 Latin and the rest, 1 Han,
+    2 hiragana, 3 katakana, 4 Hangul."""
+    if ch < _FIRST_CHARWISE:
+        return 0
+    for k, ranges in enumerate(_SCRIPTS, start=1):
+        if _in_ranges(ch, ranges):
+            return k
+    return 0
+
+
+_SCRIPTS = (HAN_RANGES, HIRAGANA_RANGES, KATAKANA_RANGES, HANGUL_RANGES)
+
+
+def _script_runs(word: str) -> list[str]:
+    """A run of letters and digits cut where its script changes (ライブラリーの: ライブラリー,
+    の), as _SOURCES["WORD"] cuts it; in Python, for a short text (see _SCAN_AT_MOST)."""
+    if max(word) < _FIRST_CHARWISE:
+        return [word]
+    out: list[str] = []
+    start, current = 0, _script(word[0])
+    for i in range(1, len(word)):
+        k = _script(word[i])
+        if k != current:
+            out.append(word[start:i])
+            start, current = i, k
+    out.append(word[start:])
+    return out
 
 
 @cache
@@ -88,13 +162,13 @@ _RECOMPOSE = re.compile("[\u1100-\u11ff\u3099\u309a]")
 
 def is_han(word: str) -> bool:
     """True if ``word`` starts with a Han character (a folded query word is all or none)."""
-    return bool(word) and word[0] >= "\u3400" and bool(pattern("HAN").match(word))
+    return bool(word) and _in_ranges(word[0], HAN_RANGES)
 
 
 def is_charwise(word: str) -> bool:
     """True if ``word`` is written in a script the index stores one character per token
     (Han, kana, Hangul): it is searched as a phrase of its characters."""
-    return bool(word) and word[0] >= _FIRST_CHARWISE and bool(pattern("CHARWISE").match(word))
+    return bool(word) and _in_ranges(word[0], CHARWISE_RANGES)
 
 
 def is_hiragana(word: str) -> bool:
@@ -108,7 +182,7 @@ def is_hangul(word: str) -> bool:
 
 
 def has_han(text: str) -> bool:
-    return not text.isascii() and bool(pattern("HAN").search(text))
+    return _holds(text, "HAN", HAN_RANGES)
 
 
 def han_ratio(text: str) -> float:
@@ -135,11 +209,20 @@ def fold(text: str) -> str:
     folded = _MARKS.sub("", unicodedata.normalize("NFKD", text.casefold()))
     if _RECOMPOSE.search(folded):
         folded = unicodedata.normalize("NFC", folded)
-    if pattern("HAN").search(folded):
+    # Accented Latin folds to ASCII ("coût": "cout"): no Han to convert, and no need to
+    # compile the Han pattern for it.
+    if _holds(folded, "HAN", HAN_RANGES):
         from .chinese import to_simplified  # OpenCC's tables load on first use only
 
         folded = to_simplified(folded)
     return folded
+
+
+def folds_wide(text: str) -> bool:
+    """True if ``fold(text)`` holds a character of the CJK blocks or above (Han, kana,
+    Hangul), told without folding (no OpenCC, no Han pattern): NFKC keeps those wide, as
+    fold does, and turns full-width Latin (Ｘ) to ASCII, as fold does."""
+    return not text.isascii() and max(unicodedata.normalize("NFKC", text)) >= WIDE_FROM
 
 
 def _space_han(match: re.Match[str]) -> str:
@@ -157,7 +240,7 @@ def index_form(text: str) -> str:
     Cached because most clauses repeat word for word across the English editions: the
     bundled corpus has ~70,000 clauses but only ~15,000 distinct texts."""
     folded = fold(text)
-    if not folded.isascii() and pattern("CHARWISE").search(folded):
+    if _holds(folded, "CHARWISE", CHARWISE_RANGES):
         folded = pattern("CHARWISE_RUN").sub(_space_han, folded)
     return folded
 
@@ -166,7 +249,13 @@ def fold_words(text: str) -> list[str]:
     """The folded words of a text: Latin words whole, each run of Han, hiragana, katakana or
     Hangul as one word (a phrase)."""
     folded = fold(text)
-    return (_ASCII_WORD if folded.isascii() else pattern("WORD")).findall(folded)
+    if folded.isascii():
+        return _ASCII_WORD.findall(folded)
+    if not _may_be_charwise(folded):
+        return _PLAIN_WORD.findall(folded)
+    if len(folded) <= _SCAN_AT_MOST:
+        return [run for word in _PLAIN_WORD.findall(folded) for run in _script_runs(word)]
+    return pattern("WORD").findall(folded)
 
 
 @lru_cache(maxsize=16384)
@@ -174,4 +263,6 @@ def index_words(text: str) -> tuple[str, ...]:
     """The tokens the full-text index holds for ``text``: folded words, one per Han, kana
     or Hangul character (the words of index_form, as unicode61 and 'simple' cut them)."""
     form = index_form(text)
-    return tuple((_ASCII_WORD if form.isascii() else pattern("TOKEN")).findall(form))
+    if form.isascii():
+        return tuple(_ASCII_WORD.findall(form))
+    return tuple((pattern("TOKEN") if _may_be_charwise(form) else _PLAIN_WORD).findall(form))
