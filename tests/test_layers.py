@@ -25,6 +25,7 @@ LAYERS: dict[str, int] = {
     "errors": 0,
     "record": 0,
     "progress": 0,
+    "shipped": 0,  # where the data files shipped in mtgrules/data/ are
     "schemas": 1,
     "text": 1,
     "output": 1,
