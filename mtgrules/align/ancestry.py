@@ -80,7 +80,7 @@ def step_ancestors(
     if not rules and not entries:
         return []
     base = [c for c in newer if c.kind == "rule" and c.label]
-    model = WeightedOverlap([tokens(c.norm) for c in base])
+    model = WeightedOverlap([c.norm for c in base])
     position = {c.id: k for k, c in enumerate(base)}
     judge = Judge(model, base, [position[c.id] for c in targets])
 

@@ -11,11 +11,12 @@ rule: a sentence about first strike that shares "multiple instances" with 107.3g
 
 from __future__ import annotations
 
+import itertools
 import math
 import operator
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -143,24 +144,80 @@ def sentences(text: str) -> list[str]:
     return list(_sentences(text))
 
 
-class WeightedOverlap:
-    """Cosine of IDF-weighted token counts, IDF taken from one edition's rule clauses."""
+# Every token the lineage has met, numbered once per process: an edition's token counts are
+# then two arrays (numbers, counts), made once per distinct text (older editions repeat each
+# other's wording) and concatenated per edition.
+_TOKEN_IDS: dict[str, int] = {}
+_TOKEN_NAMES: list[str] = []
 
-    def __init__(self, docs: list[Mapping[str, int]]):
-        df: Counter[str] = Counter()
-        for d in docs:
-            df.update(d.keys())
-        n = len(docs) or 1
-        self.idf = {t: math.log((n + 1) / (c + 0.5)) for t, c in df.items()}
-        self.default_idf = math.log(n + 1)
-        self.vectors = [self.weigh(d) for d in docs]
-        # token -> (docs that have it, its weight in each): Postings makes arrays of them.
-        self.postings: dict[str, tuple[list[int], list[float]]] = {t: ([], []) for t in self.idf}
-        for k, v in enumerate(self.vectors):
-            for t, w in v.items():
-                got = self.postings[t]  # every token of a doc has its idf
-                got[0].append(k)
-                got[1].append(w)
+
+@lru_cache(maxsize=65536)
+def _token_arrays(text: str):
+    import numpy as np
+
+    d = tokens(text)
+    ids = _TOKEN_IDS
+    for t in d:
+        if t not in ids:
+            ids[t] = len(_TOKEN_NAMES)
+            _TOKEN_NAMES.append(t)
+    return (
+        np.fromiter((ids[t] for t in d), dtype=np.int64, count=len(d)),
+        np.fromiter(d.values(), dtype=np.float64, count=len(d)),
+    )
+
+
+class WeightedOverlap:
+    """Cosine of IDF-weighted token counts, IDF taken from one edition's rule clauses.
+
+    Built with numpy from each text's token arrays: a whole-archive ingest builds one per
+    edition step (110 of them, 2,000-5,000 clauses each), and building the vectors and
+    postings dict by dict was a sixth of it. The figures are the same to the last bit: each
+    weight is ``count * idf / norm`` in float64 as before, the IDF and the norms are summed
+    in Python, in the same order (numpy's sums are pairwise, not left to right). A clause's
+    vector (``vectors[k]``, a dict) is made when it is first asked for."""
+
+    def __init__(self, texts: Sequence[str]):
+        import numpy as np
+
+        self.np = np
+        n = len(texts)
+        arrays = [_token_arrays(t) for t in texts]
+        lengths = [len(a[0]) for a in arrays]
+        tok = np.concatenate([a[0] for a in arrays]) if n else np.zeros(0, np.int64)
+        counts = np.concatenate([a[1] for a in arrays]) if n else np.zeros(0)
+        self._starts = [0, *itertools.accumulate(lengths)]
+        self._tok = tok
+        df = np.bincount(tok, minlength=len(_TOKEN_NAMES))
+        present = np.flatnonzero(df).tolist()
+        nn = n or 1
+        idf = np.zeros(len(df))
+        self.idf: dict[str, float] = {}
+        for i, c in zip(present, df[present].tolist(), strict=True):
+            idf[i] = self.idf[_TOKEN_NAMES[i]] = math.log((nn + 1) / (c + 0.5))
+        self.default_idf = math.log(nn + 1)
+        raw = counts * idf[tok]
+        squares = (raw * raw).tolist()
+        starts = self._starts
+        norms = [math.sqrt(sum(squares[starts[k] : starts[k + 1]])) or 1.0 for k in range(n)]
+        doc = np.repeat(np.arange(n, dtype=np.int64), lengths)
+        self._weights = raw / np.array(norms)[doc] if n else raw
+        # token -> (clauses that have it, its weight in each), clauses in order.
+        order = np.argsort(tok, kind="stable")
+        self._post_doc = doc[order]
+        self._post_weight = self._weights[order]
+        self._bounds = np.concatenate(([0], np.cumsum(df)))
+        self.vectors = _Vectors(self._starts, tok, self._weights)
+
+    def posting(self, t: str):
+        """(clause indexes, weights) of token ``t`` in this edition, None if none has it."""
+        i = _TOKEN_IDS.get(t)
+        if i is None or i + 1 >= len(self._bounds):
+            return None
+        a, b = int(self._bounds[i]), int(self._bounds[i + 1])
+        if a == b:
+            return None
+        return self._post_doc[a:b], self._post_weight[a:b]
 
     def weigh(self, d: Mapping[str, int]) -> dict[str, float]:
         idf, default = self.idf, self.default_idf
@@ -173,15 +230,25 @@ class WeightedOverlap:
         doc = self.vectors[k]
         return sum(x * doc.get(t, 0.0) for t, x in v.items())
 
-    def best(self, v: dict[str, float]) -> tuple[int, float]:
-        acc: dict[int, float] = {}
-        for t, x in v.items():
-            for k in self.postings.get(t, ((), ()))[0]:
-                acc[k] = acc.get(k, 0.0) + x * self.vectors[k][t]
-        if not acc:
-            return -1, 0.0
-        k = max(acc, key=acc.__getitem__)
-        return k, acc[k]
+
+class _Vectors:
+    """WeightedOverlap.vectors: clause k's weights by token, made on first use. It holds the
+    arrays, not the model: no reference cycle to wait for the collector (ingest pauses it)."""
+
+    def __init__(self, starts: list[int], tok, weights):
+        self.starts, self.tok, self.weights = starts, tok, weights
+        self.made: dict[int, dict[str, float]] = {}
+
+    def __len__(self) -> int:
+        return len(self.starts) - 1
+
+    def __getitem__(self, k: int) -> dict[str, float]:
+        got = self.made.get(k)
+        if got is None:
+            a, b = self.starts[k], self.starts[k + 1]
+            names = [_TOKEN_NAMES[i] for i in self.tok[a:b].tolist()]
+            got = self.made[k] = dict(zip(names, self.weights[a:b].tolist(), strict=True))
+        return got
 
 
 def place_among(
@@ -206,32 +273,19 @@ def place_among(
 
 
 class Postings:
-    """WeightedOverlap.best with numpy: the best clause of a whole edition for a unit, one
-    vector operation per token of the unit (a unit's common words have postings in a third
-    of the edition; adding them up one by one in Python was most of a site build)."""
+    """The best clause of a whole edition for a unit, with numpy: one vector operation per
+    token of the unit (a unit's common words have postings in a third of the edition;
+    adding them up one by one in Python was most of a site build)."""
 
     def __init__(self, model: WeightedOverlap):
-        import numpy as np
-
-        self.np = np
+        self.np = model.np
         self.size = len(model.vectors)
-        # Arrays made for a token when a unit first has it: most of an edition's tokens are
-        # never asked for (a step asks for a few thousand units' tokens).
-        self.lists = model.postings
-        self.postings: dict[str, tuple | None] = {}
+        self.model = model
 
     def best(self, v: dict[str, float]) -> tuple[int, float]:
         acc = self.np.zeros(self.size)
         for t, x in v.items():
-            if t in self.postings:
-                p = self.postings[t]
-            else:
-                got = self.lists.get(t)
-                p = self.postings[t] = (
-                    None
-                    if got is None
-                    else (self.np.array(got[0], dtype=self.np.int64), self.np.array(got[1]))
-                )
+            p = self.model.posting(t)
             if p is not None:
                 acc[p[0]] += x * p[1]  # a clause appears once per token: no repeated index
         k = int(acc.argmax())
@@ -359,7 +413,7 @@ def link_ancestors(
     if not older:
         return []
     base = [c for c in edition_clauses(session, oldest.info.id) if c.kind == "rule" and c.label]
-    model = WeightedOverlap([tokens(c.norm) for c in base])
+    model = WeightedOverlap([c.norm for c in base])
     # A clause whose line goes on back in time through stored links (502.70b of 2009-05-01
     # before 702.15b) has its past: only the clauses new in that edition look for ancestors.
     in_rule = {
