@@ -22,28 +22,31 @@ FILES = [
 
 
 @pytest.mark.parametrize(
-    ("env", "jobs", "workers"),
+    ("env", "jobs", "clauses", "workers"),
     [
-        (None, 10, 0),  # unset: in-process
-        ("", 10, 0),
-        ("0", 10, 0),
-        ("1", 10, 0),
-        ("2", 10, 2),
-        ("2", 1, 0),  # one pair: nothing to share out
-        ("2", 0, 0),
-        ("two", 10, 0),
+        # unset: workers for a large ingest (the bundled corpus: 24 pairs, 73,000 clauses)
+        (None, 24, 73_000, 2),
+        (None, 24, 19_999, 0),  # a few editions: not worth starting them
+        (None, 1, 73_000, 0),  # one pair: nothing to share out
+        ("", 24, 73_000, 2),
+        ("0", 24, 73_000, 0),  # asked for none
+        ("1", 24, 73_000, 0),
+        ("2", 10, 100, 2),  # asked for: whatever the size
+        ("2", 1, 100, 0),
+        ("2", 0, 0, 0),
+        ("two", 10, 73_000, 0),
     ],
 )
-def test_workers_only_when_asked_and_worth_it(monkeypatch, env, jobs, workers):
+def test_workers_when_worth_it_or_asked(monkeypatch, env, jobs, clauses, workers):
     if env is None:
         monkeypatch.delenv(WORKERS_ENV, raising=False)
     else:
         monkeypatch.setenv(WORKERS_ENV, env)
     import os
 
-    if workers and len(os.sched_getaffinity(0)) < 2:
-        workers = 0  # one core: in-process whatever is asked
-    assert worker_count(jobs) == workers
+    # One worker a core at most (this machine has 2): in-process on one core.
+    workers = min(workers, len(os.sched_getaffinity(0)))
+    assert worker_count(jobs, clauses) == (workers if workers >= 2 else 0)
 
 
 def _rows(ref) -> dict[str, list[tuple]]:
