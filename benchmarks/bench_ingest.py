@@ -134,6 +134,14 @@ def _children_cpu() -> float:
     return kids.ru_utime + kids.ru_stime
 
 
+def _workers(report: dict) -> str:
+    """Where the ingest aligned its pairs, as align/workers.py decides for it."""
+    from mtgrules.align.workers import worker_count
+
+    n = worker_count(len(report["alignments"]["aligned"]), report["clauses_added"])
+    return f"{n} worker processes" if n else "the ingesting process"
+
+
 def main() -> None:
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     corpus = Path(args[0]) if args else BUNDLED_CORPUS
@@ -179,7 +187,7 @@ def main() -> None:
     print(
         f"corpus: {len(report['files'])} files, {report['editions_added']} editions, "
         f"{report['clauses_added']} clauses; {len(run['aligned'])} pairs of editions aligned, "
-        f"{links} links; alignments computed in the ingesting process"
+        f"{links} links; alignments in {_workers(report)}"
     )
     print(
         f"floor (stdlib decode+scan, sqlite3 inserts of {rows} lines and {links} links, FTS5): "
