@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import resource
 import shutil
 import statistics
@@ -77,11 +78,55 @@ def _drop_bytecode() -> None:
         shutil.rmtree(cache, ignore_errors=True)
 
 
+def _count(cmd: list[str], env: dict[str, str]) -> int:
+    """Instructions ``cmd`` executes, counted by valgrind's callgrind: the same count, to
+    0.04%, run after run, on a machine whose speed drifts by a factor of two."""
+    proc = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *cmd],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    found = re.search(r"Collected : (\d+)", proc.stderr)
+    if proc.returncode != 0 or not found:
+        raise SystemExit(f"{' '.join(cmd)} failed under valgrind: {proc.stderr[-300:]}")
+    return int(found.group(1))
+
+
+def _instructions(db_arg: str | None) -> None:
+    if shutil.which("valgrind") is None:
+        raise SystemExit("--instructions needs valgrind (apt-get install valgrind)")
+    with corpus_store(db_arg) as engine:
+        db = engine.url.database
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env["NO_COLOR"] = "1"
+        # python itself, not the console script: valgrind follows one process
+        run = [sys.executable, "-c", "from mtgrules.cli import main; main()", "--db", str(db)]
+        for c in COMMANDS:  # bytecode cache, as after pip install
+            subprocess.run([*run, *c], stdout=subprocess.DEVNULL, env=env, check=True)
+        floor = _count([sys.executable, "-c", "import sqlite3"], env)
+        print(f"instructions executed (valgrind callgrind), store {db}")
+        floor_name = 'python -c "import sqlite3"'
+        print(f"{floor_name:34} {floor / 1e6:9.1f}M")
+        for c in COMMANDS:
+            n = _count([*run, *c], env)
+            print(f"{'mtgrules ' + ' '.join(c):34} {n / 1e6:9.1f}M   +{(n - floor) / 1e6:.1f}M")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", help="an already ingested store (default: a fresh temp one)")
     parser.add_argument("--runs", type=int, default=11)
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="count the instructions each command executes (valgrind), once each, instead",
+    )
     args = parser.parse_args()
+    if args.instructions:
+        _instructions(args.db)
+        return
 
     with corpus_store(args.db) as engine:
         db = engine.url.database if engine.url.get_backend_name() == "sqlite" else str(engine.url)
