@@ -35,6 +35,7 @@ autogenerate ignore them, since they are not (and cannot be, for FTS5) in the mo
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -65,6 +66,8 @@ PG_TABLE = "search_doc"
 LABEL_INDEX = "search_clause_label_edition"
 WORD_TABLE = "search_word"
 LINEAGE_TABLE = "search_lineage"
+# refresh_lineages' scratch table: each clause's head, for the moment of one rebuild.
+HEADS_TABLE = "search_lineage_heads"
 # A lineage's clauses, their editions and labels by its head, from the index alone
 # (migration 0010; 0006 indexed the head only, and every row then cost a lookup in the table).
 LINEAGE_INDEX = f"ix_{LINEAGE_TABLE}_head_edition"
@@ -486,22 +489,20 @@ def refresh_lineages(conn: Connection) -> int:
             translation.append(aid)
     forward: dict[int, tuple[float, int]] = {}  # older clause -> (score, newer clause)
     source: dict[int, tuple[float, int]] = {}  # translation clause -> (score, English clause)
-    edition: dict[int, int] = {}
-    label: dict[int, str | None] = {}
     for ids, into, flip in ((chain, forward, False), (translation, source, True)):
         if not ids:
             continue
+        # Row by row, not fetchall(), and without the clauses' editions and labels (the
+        # database joins them in at the end): the archive's ingest peaked here, its 335,000
+        # links held in Python several times over.
         found = conn.exec_driver_sql(
-            "SELECT l.source_clause_id, l.target_clause_id, l.score, cs.edition_id, "
-            "ct.edition_id, cs.label, ct.label "
+            "SELECT l.source_clause_id, l.target_clause_id, l.score "
             "FROM link l JOIN clause cs ON cs.id = l.source_clause_id "
             "JOIN clause ct ON ct.id = l.target_clause_id "
             f"WHERE l.alignment_id IN ({', '.join(str(int(i)) for i in ids)})"
-        ).fetchall()
-        for src, tgt, score, e_src, e_tgt, l_src, l_tgt in found:
+        )
+        for src, tgt, score in found:
             a, b = (tgt, src) if flip else (src, tgt)
-            edition[src], edition[tgt] = e_src, e_tgt
-            label[src], label[tgt] = l_src, l_tgt
             best = into.get(a)
             if best is None or (float(score or 0.0), -b) > (best[0], -best[1]):
                 into[a] = (float(score or 0.0), b)
@@ -524,16 +525,26 @@ def refresh_lineages(conn: Connection) -> int:
         out[t] = head(english)
     for c in list(out.values()):
         out.setdefault(c, c)
+    forward.clear()
+    source.clear()
+    heads.clear()
     conn.exec_driver_sql(f"DELETE FROM {LINEAGE_TABLE}")
     mark = "%s" if pg else "?"
-    rows_out = [(c, h, edition[c], label.get(c)) for c, h in out.items() if c in edition]
-    for i in range(0, len(rows_out), 50000):
-        conn.exec_driver_sql(
-            f"INSERT INTO {LINEAGE_TABLE} (clause_id, head, edition_id, label) "
-            f"VALUES ({mark}, {mark}, {mark}, {mark})",
-            rows_out[i : i + 50000],
-        )
-    return len(rows_out)
+    # (clause, head) pairs into a temporary table, 50,000 at a time as they are made; the
+    # database adds each clause's edition and label as it copies them into the lineage.
+    conn.exec_driver_sql(
+        f"CREATE TEMPORARY TABLE {HEADS_TABLE} (clause_id INTEGER PRIMARY KEY, head INTEGER)"
+    )
+    pairs = iter(out.items())
+    while chunk := list(itertools.islice(pairs, 50000)):
+        conn.exec_driver_sql(f"INSERT INTO {HEADS_TABLE} VALUES ({mark}, {mark})", chunk)
+    written = conn.exec_driver_sql(
+        f"INSERT INTO {LINEAGE_TABLE} (clause_id, head, edition_id, label) "
+        f"SELECT t.clause_id, t.head, c.edition_id, c.label FROM {HEADS_TABLE} t "
+        "JOIN clause c ON c.id = t.clause_id"
+    ).rowcount
+    conn.exec_driver_sql(f"DROP TABLE {HEADS_TABLE}")
+    return int(written)
 
 
 def _stats(value) -> dict:
