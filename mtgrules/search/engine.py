@@ -70,6 +70,7 @@ from .query import (
     stem,
 )
 from .rank import (
+    ASIDE_ENTRY,
     BANDS,
     OFF_SUBJECT,
     SUBJECT,
@@ -757,6 +758,8 @@ def _rank(
             opening = next((i for i, t in enumerate(tokens[:4]) if t not in STOP_WORDS), None)
             if opening is not None and opening in found[rarest]:
                 features.weight *= SUBJECT
+        if c.group.kind == "glossary" and not whole and tier == 2:
+            features.weight *= ASIDE_ENTRY
         out.append(Ranked(c.group, features, row, tokens, fuzzy))
     best = max((r.features.weight for r in out), default=0.0)
     for r in out:
