@@ -109,3 +109,28 @@ def test_a_plural_finds_a_singular_stored_by_an_earlier_ingest(corpus_session, t
     from mtgrules.store.search_index import _lemmas_of
 
     assert _lemmas_of(corpus_session.connection(), [("en", None, text)]) == [lemmas], why
+
+
+# (language, word, commonly used?, why): text/lemmas.common_words, which search asks before
+# it corrects a word the rules never print (search/engine.py).
+COMMON = [
+    ("en", "pump", True, "players' word, not in the rules (log prob -11.1)"),
+    ("en", "rewind", True, "-13.6: still above the bar"),
+    ("en", "trmaple", False, "a typo the table lacks"),
+    ("en", "sacrafice", False, "a typo the table holds, rarely (-16.2)"),
+    ("es", "criatura", True, "Spanish has a table"),
+    ("fr", "creature", False, "French has none: nothing is common"),
+    ("zh-Hans", "生物", False, "nor Chinese"),
+]
+
+
+@pytest.mark.parametrize(("lang", "word", "common", "why"), COMMON)
+def test_common_words_are_read_back_from_the_cache(cache, monkeypatch, lang, word, common, why):
+    built = lemmas.common_words.__wrapped__(lang)
+    assert (word in built) is common, why
+    if not built:
+        assert not list(cache.glob("common-*.marshal"))
+        return
+    # Read back without the table: the same set.
+    monkeypatch.setattr(lemmas, "_load_table", _must_not_fold)
+    assert lemmas.common_words.__wrapped__(lang) == built

@@ -560,6 +560,30 @@ def test_typos_are_corrected_to_the_nearest_word(engine, typo, meant):
     assert fixes[typo][0] == meant
 
 
+# (query, a word of it the rules never print, why it is no typo). Before, each was replaced
+# by its nearest indexed word and every hit marked fuzzy: pump -> jump, rewind -> rebind.
+PLAYERS_WORDS = [
+    ("if I pump my creature until end of turn", "pump", "a common English word"),
+    ("I made an illegal play, do we rewind it", "rewind", "one edit from rebind"),
+    ("creature that returns with a counter after dying", "dying", "one edit from doing"),
+]
+
+
+@pytest.mark.parametrize(("query", "word", "why"), PLAYERS_WORDS)
+def test_a_word_of_the_language_is_not_corrected_as_a_typo(engine, query, word, why):
+    with session_scope(engine, write=False) as s:
+        result = search(s, query, limit=5)
+        assert corrections(s, [word]), "the word has a near neighbour in the index"
+    assert word not in result.fuzzy_words, why
+    assert result.hits and not any(h.fuzzy for h in result.hits), why
+
+
+def test_a_typo_in_a_question_is_still_corrected(engine):
+    with session_scope(engine, write=False) as s:
+        result = search(s, "what does trmaple do when blocked", limit=5)
+    assert result.fuzzy_words.get("trmaple", [None])[0] == "trample"
+
+
 # --- the fast read path (store/sql.py): same answers without SQLAlchemy ------------------
 
 

@@ -176,7 +176,7 @@ def search(
         restricted=bool(edition) or as_of is not None,
     )
     dfs: dict[Term, int] = {}
-    terms, fuzzy_words = _resolve_terms(session, parsed, dfs)
+    terms, fuzzy_words = _resolve_terms(session, parsed, dfs, preferred)
     ranked = _rank(
         plan,
         parsed,
@@ -398,11 +398,12 @@ def _df(db: Any, term: Term, cache: dict[Term, int]) -> int:
 
 
 def _resolve_terms(
-    db: Any, parsed: ParsedQuery, dfs: dict[Term, int]
+    db: Any, parsed: ParsedQuery, dfs: dict[Term, int], languages: list[str]
 ) -> tuple[list[Term], dict[str, list[str]]]:
     """The terms to search: a Chinese run that matches nothing whole becomes the store's
     words it holds (query.han_words: 衍生物的拥有者是谁: 衍生物, 拥有者); a word the index does not hold becomes
-    its nearest indexed words (fuzzy.py)."""
+    its nearest indexed words (fuzzy.py), unless it is a word of the query's ``languages``
+    that the rules never use."""
     terms: list[Term] = []
     unmatched: list[str] = []
     for t in parsed.terms:
@@ -426,7 +427,16 @@ def _resolve_terms(
     if not terms:  # only asking words: search their pieces rather than nothing
         terms = [Term((p,)) for run in unmatched for p in dict.fromkeys(han_pieces(run))]
     unknown = [t.alts[0] for t in terms if not t.charwise and document_count(db, Expr((t,))) == 0]
-    fixes = corrections(db, unknown) if unknown else {}
+    if not unknown:
+        return terms, {}
+    from ..text.lemmas import common_words  # hashlib and tempfile: not for every search
+
+    # A word of the language that the rules never print is no typo ("pump", "rewind",
+    # "dying"): replaced by its nearest indexed word, it searched for another ("jump",
+    # "rebind", "doing") and marked every hit fuzzy. It stays as typed, as a word without
+    # a near neighbour does: the partial matches answer without it.
+    common = {w for lang in languages for w in unknown if w in common_words(lang)}
+    fixes = corrections(db, [w for w in unknown if w not in common])
     if fixes:
         terms = [Term(tuple(fixes[t.alts[0]])) if t.alts[0] in fixes else t for t in terms]
     return terms, fixes

@@ -32,6 +32,11 @@ STOP_WORDS = frozenset(
     "a an and are as at be by for from in is it its of on or that the this to with "
     "au aux ce de des du en et il la le les un une que qui "
     "al con del el las lo los para por se su y".split()
+    # What an apostrophe leaves of a word once folding cuts it off: the English possessive
+    # and contractions (opponent's, can't, you'll, they're, I've, I'd, I'm) and the French
+    # elisions (l'effet, d'un, j'ai, qu'il, n'est, s'il). Searched, "s" and "t" were words a
+    # rule had to hold ("can I sacrifice my opponent's creature" wanted an "s").
+    + "t ll re ve d m l j qu n".split()
 )
 # Words that ask rather than say: dropped from a question's search words ("how many cards in
 # a starting hand" searches cards, starting, hand), kept in its phrase. Function words only,

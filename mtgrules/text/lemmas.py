@@ -1,4 +1,5 @@
-"""Lemmas of folded words, per language, from spaCy's lookup tables (spacy-lookups-data).
+"""Lemmas of folded words, and the words a language commonly uses, per language, from spaCy's
+lookup tables (spacy-lookups-data).
 
 Used at ingest only (the search index stores each text's lemmas beside its words, and a
 table of the forms it holds; store/search_index.py): a search never imports spaCy, it reads
@@ -98,7 +99,7 @@ def cache_folder() -> Path | None:
     return Path(user_cache_dir("mtgrules", appauthor=False))
 
 
-def _cache_file(lang: str, tables: list[Any]) -> Path | None:
+def _cache_file(lang: str, tables: list[Any], what: str = "lemmas") -> Path | None:
     """Where the folded table of ``lang`` is kept: named by a digest of the table files read
     (path, size, modification time), of the code that folds them and of the Python version
     (marshal's format)."""
@@ -118,20 +119,20 @@ def _cache_file(lang: str, tables: list[Any]) -> Path | None:
             h.update((here / name).read_bytes())
     except OSError:
         return None
-    return folder / f"lemmas-{lang}-{h.hexdigest()[:20]}.marshal"
+    return folder / f"{what}-{lang}-{h.hexdigest()[:20]}.marshal"
 
 
-def _read_cached(path: Path | None) -> dict[str, str] | None:
+def _read_cached(path: Path | None, kind: type = dict) -> Any:
     if path is None:
         return None
     try:
         got = marshal.loads(path.read_bytes())
     except (OSError, EOFError, ValueError, TypeError):
         return None
-    return got if isinstance(got, dict) else None
+    return got if isinstance(got, kind) else None
 
 
-def _write_cached(path: Path | None, lang: str, table: dict[str, str]) -> None:
+def _write_cached(path: Path | None, lang: str, table: Any, what: str = "lemmas") -> None:
     """Written whole under a temporary name, then renamed: a process reading it at the same
     time finds the old file or the new one, never half of one. Of the copies of the same
     language's table (other versions of the tables or of the code), the KEPT_COPIES newest
@@ -148,7 +149,7 @@ def _write_cached(path: Path | None, lang: str, table: dict[str, str]) -> None:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
-        others = [p for p in path.parent.glob(f"lemmas-{lang}-*.marshal") if p != path]
+        others = [p for p in path.parent.glob(f"{what}-{lang}-*.marshal") if p != path]
         others.sort(key=lambda p: p.stat().st_mtime_ns, reverse=True)
         for old in others[KEPT_COPIES - 1 :]:
             old.unlink(missing_ok=True)
@@ -214,3 +215,38 @@ def forms_of(lemmas: set[str], language: str) -> dict[str, str]:
     may use that the texts never print ("sacrificing" where the rules say "sacrificed")."""
     table = lemma_table(language)
     return {form: lemma for form, lemma in table.items() if lemma in lemmas}
+
+
+# A word whose log probability in spaCy's lexeme table (word frequencies of a large general
+# corpus) is above this is one the language commonly uses. Measured on the English table:
+# the words players type that the rules never print score -13.7 to -8 (rewind -13.6, pump
+# -11.1, dying -10.3, disagree -9.5), their typos -15 and below or not at all (sheild -15.2,
+# sacrafice -16.2, comander -18.1, trmaple absent); 40,022 English words pass.
+COMMON_LOG_PROB = -14.5
+
+
+@lru_cache(maxsize=16)
+def common_words(language: str) -> frozenset[str]:
+    """The folded words ``language`` commonly uses (COMMON_LOG_PROB), from spaCy's lexeme
+    probability table; empty when spaCy ships none for it (English, Spanish, German and
+    Greek have one; French does not). Kept folded in the cache folder as the lemma tables
+    are: the table itself holds a million words and takes 1.5 s to read."""
+    lang = base_language(language)
+    files = _lookup_files(lang) if lang not in ("zh", "ja", "ko") else {}
+    if "lexeme_prob" not in files:
+        return frozenset()
+    cache = _cache_file(lang, [files["lexeme_prob"]], "common")
+    cached = _read_cached(cache, frozenset)
+    if cached is not None:
+        return cached
+    try:
+        table = _load_table(files["lexeme_prob"])
+    except (ValueError, OSError, ImportError):
+        return frozenset()
+    out = frozenset(
+        fold(word)
+        for word, prob in table.items()
+        if isinstance(word, str) and isinstance(prob, int | float) and prob > COMMON_LOG_PROB
+    )
+    _write_cached(cache, lang, out, "common")
+    return out
