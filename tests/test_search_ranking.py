@@ -186,6 +186,18 @@ SUBJECT_FIRST = [
         "111.8 'A token that has left the battlefield can't move to another zone'",
     ),
     ("is kicker an additional cost", "702.33a", "702.33a 'Kicker is a static ability'"),
+    (
+        "what happens if a player would both win and lose the game simultaneously",
+        "104.3f",
+        "104.3f says it word for word; the rules the entry Lose the Game points to (809.5, "
+        "903.10, 810.8, 104) hold at most half of it (engine.POINTED_COVERAGE)",
+    ),
+    (
+        "playing a land is a special action",
+        "116.2a",
+        "116.2a says it word for word, before the heading 116 'Special Actions', which the "
+        "entry Special Action points to",
+    ),
 ]
 
 # Players' words searched as the rules' words (search/thesaurus.py, data/player_words.tsv):
@@ -761,10 +773,11 @@ def test_the_defining_rule_stands_beside_the_glossary_entry(engine):
         ),
         (
             "do mana abilities use the stack",
-            "605",
+            "113.4",
             1,
-            "the held term's entry says it all (Mana Ability: doesn't use the stack): the "
-            "section it points to stands beside it",
+            "113.4 'Mana abilities follow special rules: They don't use the stack' (read in "
+            "the file), before the heading 605 'Mana Abilities' that the entry Mana Ability "
+            "points to, a title holding half the question (engine.POINTED_COVERAGE)",
         ),
         ("attacking creatures", "508.1", 3, "attacking finds 508.1's attackers, as attack does"),
         (
