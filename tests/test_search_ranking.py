@@ -193,6 +193,12 @@ SUBJECT_FIRST = [
         "903.10, 810.8, 104) hold at most half of it (engine.POINTED_COVERAGE)",
     ),
     (
+        "how does ward work",
+        "702.21",
+        "'work' only asks (query.QUESTION_WORDS): searched, it put cloak and disguise, whose "
+        "rules mention ward {2}, before Ward's own rule",
+    ),
+    (
         "playing a land is a special action",
         "116.2a",
         "116.2a says it word for word, before the heading 116 'Special Actions', which the "
