@@ -37,6 +37,7 @@ from .conftest import ON_PG, copy_store, drop_store, run_cli
 # (query, options, what the first hit is: (kind, label or glossary term, language), why)
 FIRST = [
     ("stack", {}, ("glossary", "Stack", "en"), "the exact glossary term, not 107.3c"),
+    ("the stack", {}, ("glossary", "Stack", "en"), "the article it opens with set aside"),
     ("commander", {}, ("glossary", "Commander", "en"), "not Archenemy Commander"),
     ("mana cost", {}, ("glossary", "Mana Cost", "en"), "a phrase naming an entry"),
     ("poison counters", {}, ("glossary", "Poison Counter", "en"), "a plural finds the entry"),
@@ -68,6 +69,12 @@ LANGUAGE_FIRST = [
     ("maná", "es", "á is Spanish: the only text spelled maná comes first"),
     ("coût", "fr", "û is French"),
     ("cout de mana", "fr", "no accent, but French words"),
+    (
+        "x hors de la pile",
+        "fr",
+        "no word French alone holds (hors nowhere, pile in English too), but French alone "
+        "holds all of x, de, la and pile",
+    ),
     ("mana", "en", "nothing says otherwise: English, the rules' language"),
     ("堆疊", "zh-Hans", "Chinese: the Simplified definitions before the Traditional page"),
 ]

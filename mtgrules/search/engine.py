@@ -344,7 +344,10 @@ def _preferred(
 
 def vocabulary_language(vocab: list[tuple[str, str, str, int]]) -> list[str]:
     """The one language whose texts alone hold some of the query's words, when no other
-    language's texts alone hold any ("valeur": French only; "de" and "X": everywhere)."""
+    language's texts alone hold any ("valeur": French only; "de" and "X": everywhere); else
+    the one language whose texts hold every word of the query that the store holds at all
+    ("x hors de la pile": "hors" nowhere, "pile" in English and French, "de" in French and
+    Spanish: French alone holds x, de, la and pile)."""
     where: dict[str, set[str]] = {}
     for word, lang, _lemma, docs in vocab:
         if docs > 0:
@@ -354,6 +357,9 @@ def vocabulary_language(vocab: list[tuple[str, str, str, int]]) -> list[str]:
         if len(langs) == 1:
             (only,) = langs
             owned[only] = owned.get(only, 0) + 1
+    if not owned and len(where) > 1:
+        every = set.intersection(*where.values())
+        owned = dict.fromkeys(every, 1) if len(every) == 1 else {}
     if len(owned) != 1:
         return []
     (lang,) = owned
@@ -455,8 +461,12 @@ def _glossary_keys(parsed: ParsedQuery, fixes: dict[str, list[str]]) -> list[str
     """The exact glossary terms the query may name: as typed, with plurals made singular
     ("poison counters" -> Poison Counter), a mistyped word replaced by its correction."""
     words = [fixes[w][0] if w in fixes else w for w in parsed.words]
-    singular = [_singular(w) for w in words]
-    variants = {" ".join(words), " ".join(singular), " ".join([*words[:-1], singular[-1]])}
+    # Without the articles it opens with: "the stack" is the entry Stack, "a token" Token.
+    lead = next((i for i, w in enumerate(words) if w not in STOP_WORDS), 0)
+    variants: set[str] = set()
+    for ws in {tuple(words), tuple(words[lead:])}:
+        singular = [_singular(w) for w in ws]
+        variants |= {" ".join(ws), " ".join(singular), " ".join([*ws[:-1], singular[-1]])}
     # By lemmas too: "sacrificed" is the entry Sacrifice, "layers" the entry Layer.
     if parsed.lemmas and len(parsed.lemmas) == len(parsed.tokens) and not fixes:
         variants.add(" ".join(parsed.lemmas))
