@@ -38,6 +38,16 @@ from .conftest import ON_PG, copy_store, drop_store, run_cli
 FIRST = [
     ("stack", {}, ("glossary", "Stack", "en"), "the exact glossary term, not 107.3c"),
     ("the stack", {}, ("glossary", "Stack", "en"), "the article it opens with set aside"),
+    ("what is a permanent", {}, ("glossary", "Permanent", "en"), "not 110.4c: asked of a term"),
+    ("how does mulligan work", {}, ("glossary", "Mulligan", "en"), "not London Mulligan"),
+    ("explain the stack", {}, ("glossary", "Stack", "en"), "explain only asks"),
+    (
+        "how does ward work",
+        {},
+        ("glossary", "Ward", "en"),
+        "'work' only asks (query.QUESTION_WORDS): searched, it put cloak and disguise, whose "
+        "rules mention ward {2}, first",
+    ),
     ("commander", {}, ("glossary", "Commander", "en"), "not Archenemy Commander"),
     ("mana cost", {}, ("glossary", "Mana Cost", "en"), "a phrase naming an entry"),
     ("poison counters", {}, ("glossary", "Poison Counter", "en"), "a plural finds the entry"),
@@ -198,12 +208,6 @@ SUBJECT_FIRST = [
         "104.3f",
         "104.3f says it word for word; the rules the entry Lose the Game points to (809.5, "
         "903.10, 810.8, 104) hold at most half of it (engine.POINTED_COVERAGE)",
-    ),
-    (
-        "how does ward work",
-        "702.21",
-        "'work' only asks (query.QUESTION_WORDS): searched, it put cloak and disguise, whose "
-        "rules mention ward {2}, before Ward's own rule",
     ),
     (
         "playing a land is a special action",

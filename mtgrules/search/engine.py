@@ -61,6 +61,7 @@ from .query import (
     Expr,
     ParsedQuery,
     Term,
+    asks,
     check_query,
     han_pieces,
     han_words,
@@ -461,10 +462,12 @@ def _glossary_keys(parsed: ParsedQuery, fixes: dict[str, list[str]]) -> list[str
     """The exact glossary terms the query may name: as typed, with plurals made singular
     ("poison counters" -> Poison Counter), a mistyped word replaced by its correction."""
     words = [fixes[w][0] if w in fixes else w for w in parsed.words]
-    # Without the articles it opens with: "the stack" is the entry Stack, "a token" Token.
-    lead = next((i for i, w in enumerate(words) if w not in STOP_WORDS), 0)
+    # Without the articles and question words around it: "the stack" is the entry Stack,
+    # "what is a permanent" Permanent, "how does mulligan work" Mulligan.
+    said = [i for i, w in enumerate(words) if w not in STOP_WORDS and not asks(w)]
+    core = words[said[0] : said[-1] + 1] if said else words
     variants: set[str] = set()
-    for ws in {tuple(words), tuple(words[lead:])}:
+    for ws in {tuple(words), tuple(core)}:
         singular = [_singular(w) for w in ws]
         variants |= {" ".join(ws), " ".join(singular), " ".join([*ws[:-1], singular[-1]])}
     # By lemmas too: "sacrificed" is the entry Sacrifice, "layers" the entry Layer.

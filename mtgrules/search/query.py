@@ -40,12 +40,14 @@ STOP_WORDS = frozenset(
 )
 # Words that ask rather than say: dropped from a question's search words ("how many cards in
 # a starting hand" searches cards, starting, hand), kept in its phrase. Function words only,
-# in the four languages' question forms; never a game term ("work": how does ward work).
+# in the four languages' question forms; never a game term ("work": how does ward work;
+# "explain", "define": what a reader asks of a term, not words of the rules).
 QUESTION_WORDS = frozenset(
     "what whats when where which who whom whose why how many much does do did done can could "
     "should would will shall may might must i me my mine you your we our us they them their "
     "there here happen happens happened if get gets got have has had been being was were "
-    "not no yes any some than then so just also about into onto over work works".split()
+    "not no yes any some than then so just also about into onto over work works explain "
+    "define definition meaning".split()
     + "quoi quand comment combien pourquoi quel quelle quels quelles est-ce je j me mon ma mes "
     "tu te ton ta tes nous vous on si ne pas peut peux puis-je faut vaut".split()
     + "que qué cuando cuándo como cómo cuanto cuánto cuanta cuánta cuantos cuántos cuantas "
