@@ -607,6 +607,17 @@ def test_a_word_of_the_language_is_not_corrected_as_a_typo(engine, query, word, 
     assert result.hits and not any(h.fuzzy for h in result.hits), why
 
 
+def test_two_terms_compared_are_their_two_entries(engine):
+    """'versus' only asks: searched, no text holds it, and the keyword rules that merely
+    mention one of the two came first."""
+    with session_scope(engine, write=False) as s:
+        hits = search(s, "hexproof versus shroud", limit=5).hits
+    assert {(h.kind, h.term) for h in hits[:2]} == {
+        ("glossary", "Hexproof"),
+        ("glossary", "Shroud"),
+    }
+
+
 def test_a_typo_in_a_question_is_still_corrected(engine):
     with session_scope(engine, write=False) as s:
         result = search(s, "what does trmaple do when blocked", limit=5)
