@@ -46,6 +46,7 @@ from ..pool import Workers
 from ..record import Record
 from ..store.queries import EditionInfo, latest_revision, list_editions
 from ..store.search_index import refresh_lineages
+from ..store.session import bulk_write_cache
 from ..text.language import is_english
 from .ancestry import Ancestor, GlossaryChains, finish_ancestry, step_ancestry
 from .choice import choice_basis, save_choice, stored_choices
@@ -358,8 +359,9 @@ def ingest_and_align(
     from .. import archive
 
     # One pool of worker processes for the whole ingest (mtgrules/pool.py), started when a
-    # part has work enough for it: the files parsed, then the pairs aligned.
-    with paused_gc(), Workers() as workers:
+    # part has work enough for it: the files parsed, then the pairs aligned; and a larger
+    # page cache for its one transaction (store/session.py).
+    with paused_gc(), Workers() as workers, bulk_write_cache(session):
         extra = archive_sources(archive.manifest().files) if whole_archive else []
         extra += list(sources)
         report = ingest_paths(
