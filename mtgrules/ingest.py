@@ -7,8 +7,8 @@ import hashlib
 import os
 import re
 import tomllib
-from collections import Counter
-from collections.abc import Callable, Iterable
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -20,9 +20,10 @@ from sqlalchemy.orm import Session
 from . import __version__, archive
 from .errors import InputError, NotRulesError
 from .model import ParsedDocument, ParsedEdition
+from .pool import Workers, worker_count
 from .record import OPTIONAL, Record
 from .sources.detect import detect_container
-from .sources.formats import MARKUP_FORMATS, TEXT
+from .sources.formats import TEXT
 from .sources.pipeline import detect_format, parse_document, prepare
 from .sources.read import read_bytes
 from .store.clauses import insert_clauses
@@ -30,8 +31,6 @@ from .store.models import Clause as StoredClause
 from .store.models import Document, Edition, EditionSource, Revision
 from .store.queries import DAMAGE_FLAGS
 from .text.normalize import fold_notation
-
-MARKUP_OR_TEXT = (TEXT, *MARKUP_FORMATS)
 
 # The package mtgrules.corpus: the top-level corpus/ folder of a checkout, shipped in the wheel.
 BUNDLED_CORPUS = Path(str(resources.files("mtgrules.corpus")))
@@ -265,13 +264,16 @@ def ingest_paths(
     language: str | None = None,
     extra: Iterable[Source] = (),
     revision_id: int | None = None,
+    workers: Workers | None = None,
 ) -> IngestReport:
-    """Parse every file first (bad input raises before anything is written), then write one
-    revision. The caller's transaction makes the write all or nothing. ``language`` (a
-    user's --lang, checked with text.language.language_tag) replaces language detection.
-    ``extra``: sources given as bytes (files of the packed English archive), ingested after
-    ``paths``; ``revision_id``: add to that revision of this transaction instead of a new one
-    (the English a translation needs, taken from the archive by the same ingest)."""
+    """Parse each file and write it, all in one revision. The caller's transaction makes the
+    write all or nothing: bad input raises, and what was written before it is rolled back.
+    ``language`` (a user's --lang, checked with text.language.language_tag) replaces
+    language detection. ``extra``: sources given as bytes (files of the packed English
+    archive), ingested after ``paths``; ``revision_id``: add to that revision of this
+    transaction instead of a new one (the English a translation needs, taken from the
+    archive by the same ingest). ``workers``: the ingest's pool (mtgrules/pool.py), to parse
+    the files of a large ingest on the other cores while this process writes."""
     sources, skipped = collect_sources(paths) if paths else ([], [])
     sources += list(extra)
     if not sources:
@@ -279,28 +281,25 @@ def ingest_paths(
     known = set(session.scalars(select(Document.sha256)))
     report = IngestReport(revision_id=None, skipped=skipped)
     outcomes: dict[int, FileOutcome] = {}
-    parsed: list[tuple[int, ParsedDocument]] = []
-    for done, src in enumerate(sources, start=1):
+    revision: Revision | None = None
+    live: _LiveEditions | None = None
+    # Each file is written as soon as it is parsed, and dropped (the archive's 110 parsed
+    # files held at once were most of an ingest's memory), in the order of _write_order.
+    order = _write_order(sources)
+    for done, src, sha256, data, got in _read_and_parse(order, known, language, workers):
+        if not sha256 and got is not None:
+            got()  # the file could not be read: raises why
         try:
-            data = src.data if src.data is not None else read_bytes(src.path)
             if on_file:
                 on_file(src.path, done, len(sources))
-            sha256 = hashlib.sha256(data).hexdigest()
             shown = src.shown  # the path as text, for the store, messages and reports
-            if sha256 in known:
+            if data is not None:  # already in the store, or in this ingest
                 outcomes[done] = FileOutcome(
                     str(shown), sha256, "unchanged", format=detect_format(data, str(shown))
                 )
                 continue
-            decoded = prepare(data, str(shown), sha256=sha256)
-            del data
-            doc = parse_document(
-                shown,
-                decoded,
-                name=src.meta.get("name"),
-                origin=src.meta.get("origin"),
-                language=language,
-            )
+            assert got is not None
+            doc, hashes = got()
         except NotRulesError as err:
             if src.named:
                 raise
@@ -308,32 +307,32 @@ def ingest_paths(
             continue
         date_from_name(doc, src.path)
         known.add(sha256)
-        parsed.append((done, doc))
-    if not parsed and not outcomes:
+        if revision is None:
+            revision = session.get(Revision, revision_id) if revision_id is not None else None
+            if revision is None:
+                revision = Revision(
+                    created_at=dt.datetime.now(dt.UTC),
+                    tool_version=__version__,
+                    files=[],
+                    summary={},
+                )
+                session.add(revision)
+                session.flush()
+            report.revision_id = revision.id
+            live = _LiveEditions(session)
+        assert live is not None
+        outcomes[done] = _write_document(session, revision, doc, hashes, live, report)
+        del doc
+    if revision is None and not outcomes:
         first = report.skipped[0]
         more = f" and {len(report.skipped) - 1} other files" if len(report.skipped) > 1 else ""
         raise NotRulesError(
             f"no rules files to ingest: {first.path} ({first.reason}){more} skipped."
         )
-    if not parsed:
-        report.files = [outcomes[k] for k in sorted(outcomes)]
+    report.files = [outcomes[k] for k in sorted(outcomes)]
+    if revision is None:
         return report
 
-    revision = session.get(Revision, revision_id) if revision_id is not None else None
-    if revision is None:
-        revision = Revision(
-            created_at=dt.datetime.now(dt.UTC), tool_version=__version__, files=[], summary={}
-        )
-        session.add(revision)
-        session.flush()
-    report.revision_id = revision.id
-    live = _LiveEditions(session)
-    # One edition in several formats in one ingest: the plain-text and markup files are
-    # written last, so that the reference text is the live version and the PDF, Word or RTF
-    # copies that differ from it are its earlier versions (see _write_document).
-    for done, doc in sorted(parsed, key=lambda p: p[1].decoded.format in MARKUP_OR_TEXT):
-        outcomes[done] = _write_document(session, revision, doc, live, report)
-    report.files = [outcomes[k] for k in sorted(outcomes)]
     # A revision this ingest already wrote (revision_id) gains these files and counts.
     before = revision.summary or {}
     revision.files = [
@@ -348,6 +347,128 @@ def ingest_paths(
         + sum(1 for f in report.files if f.status != "unchanged"),
     }
     return report
+
+
+def parse_source(
+    data: bytes, shown: Path, sha256: str, meta: dict, language: str | None
+) -> tuple[ParsedDocument, list[str]]:
+    """A file's bytes parsed, with its editions' content hashes: all that ingest computes
+    of a file before it writes, a function of its arguments alone (it runs in a worker
+    process for a large ingest). The decoded text is dropped: nothing after the parse
+    reads it, and the ingest holds every parsed file until it writes."""
+    decoded = prepare(data, str(shown), sha256=sha256)
+    doc = parse_document(
+        shown, decoded, name=meta.get("name"), origin=meta.get("origin"), language=language
+    )
+    doc.decoded.text = ""
+    doc.decoded.source_lines = None
+    # Hashing reads each clause's normalized text (Clause.norm): normalized once, here.
+    return doc, [edition_content_hash(e) for e in doc.editions]
+
+
+# Unset MTGRULES_WORKERS, files are parsed in worker processes from this many bytes in all
+# (the archive has 71 MB, the bundled corpus 18 MB): parsing runs at about 10 MB a second,
+# and starting a worker costs half a second of CPU.
+PARSE_MIN_BYTES = 10_000_000
+# Files read ahead of the one the ingest waits for, per worker: their bytes and parsed
+# editions are held until their turn.
+_AHEAD = 3
+
+Parsed = Callable[[], tuple[ParsedDocument, list[str]]]
+
+
+def _write_order(sources: list[Source]) -> list[tuple[int, Source]]:
+    """The sources numbered from 1, in the order they are written: one edition in several
+    formats in one ingest has its plain-text and markup files written last, so that the
+    reference text is the live version and the PDF, Word or RTF copies that differ from it
+    are its earlier versions (see _write_document). A file's container is read from its
+    bytes here (detect_container), and the bytes dropped: each is read again in its turn."""
+    numbered = list(enumerate(sources, start=1))
+    last: dict[int, bool] = {}
+    for done, src in numbered:
+        try:
+            data = src.data if src.data is not None else read_bytes(src.path)
+            last[done] = detect_container(data, str(src.shown)) == TEXT
+        except InputError:
+            last[done] = True  # reading or parsing it in its turn says what is wrong
+    return sorted(numbered, key=lambda n: last[n[0]])
+
+
+def _read_and_parse(
+    sources: list[tuple[int, Source]],
+    known: set[str],
+    language: str | None,
+    workers: Workers | None,
+) -> Iterator[tuple[int, Source, str, bytes | None, Parsed | None]]:
+    """Each (number, source) in the order given, read: (its number, the source, its sha256,
+    then either its bytes when it is already in the store or earlier in this ingest
+    (``known``, which the caller extends as files parse), or a call that returns it parsed
+    (parse_source) or raises what parsing raised). Files are parsed ahead in the ingest's
+    worker processes when there are many bytes to parse; errors come out in the order of
+    the files, as when each is parsed in turn."""
+    n = 0
+    if workers is not None:
+        n = worker_count(len(sources), _size([src for _, src in sources]) >= PARSE_MIN_BYTES)
+    executor = workers.get(n) if workers is not None else None
+    sent: set[str] = set()
+    ahead: deque[tuple[int, Source, str, bytes | None, Parsed | None]] = deque()
+    for done, src in sources:
+        try:
+            data = src.data if src.data is not None else read_bytes(src.path)
+        except InputError as err:
+            ahead.append((done, src, "", None, _raises(err)))
+        else:
+            sha256 = hashlib.sha256(data).hexdigest()
+            if executor is None or sha256 in known or sha256 in sent:
+                # In turn: when its turn comes, ``known`` says whether an earlier copy parsed.
+                ahead.append((done, src, sha256, data, None))
+            else:
+                sent.add(sha256)
+                future = executor.submit(parse_source, data, src.shown, sha256, src.meta, language)
+                ahead.append((done, src, sha256, None, future.result))
+        while ahead and (executor is None or len(ahead) > _AHEAD * workers.size):
+            yield _in_turn(ahead.popleft(), known, language)
+    while ahead:
+        yield _in_turn(ahead.popleft(), known, language)
+
+
+def _in_turn(
+    item: tuple[int, Source, str, bytes | None, Parsed | None],
+    known: set[str],
+    language: str | None,
+) -> tuple[int, Source, str, bytes | None, Parsed | None]:
+    """A file read ahead, at its turn: one with no parse in flight is looked up in ``known``
+    now (an earlier copy in this ingest may have parsed), else parsed here."""
+    done, src, sha256, data, got = item
+    if got is not None or data is None or sha256 in known:
+        return item
+    return (
+        done,
+        src,
+        sha256,
+        None,
+        lambda: parse_source(data, src.shown, sha256, src.meta, language),
+    )
+
+
+def _raises(err: Exception) -> Parsed:
+    def again() -> tuple[ParsedDocument, list[str]]:
+        raise err
+
+    return again
+
+
+def _size(sources: list[Source]) -> int:
+    total = 0
+    for src in sources:
+        if src.data is not None:
+            total += len(src.data)
+            continue
+        try:
+            total += src.path.stat().st_size
+        except OSError:
+            pass  # reading it says what is wrong
+    return total
 
 
 # "2024-08-02.txt", "cr-en-2026-01-16.pdf": the archive's names are publication dates.
@@ -409,11 +530,12 @@ def _write_document(
     session: Session,
     revision: Revision,
     doc: ParsedDocument,
+    hashes: list[str],
     live: _LiveEditions,
     report: IngestReport,
 ) -> FileOutcome:
+    """Write one parsed file; ``hashes``: its editions' edition_content_hash."""
     outcome = FileOutcome(doc.path, doc.decoded.sha256, "added", format=doc.decoded.format)
-    hashes = [edition_content_hash(e) for e in doc.editions]
     # A changed file (same name, other text) replaces the editions of its older version;
     # those stay in the store, readable with --as-of.
     for old in session.scalars(

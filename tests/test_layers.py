@@ -26,6 +26,7 @@ LAYERS: dict[str, int] = {
     "record": 0,
     "progress": 0,
     "shipped": 0,  # where the data files shipped in mtgrules/data/ are
+    "pool": 0,  # the worker processes an ingest shares out its parsing and aligning to
     "schemas": 1,
     "text": 1,
     "output": 1,
@@ -71,8 +72,9 @@ ALIGN_LAYERS: dict[str, int] = {
     "lineage": 30,
     "ancestry": 31,
     "rule": 31,
-    # whole-edition pairs computed in worker processes (steps of edition.py, no store)
-    "workers": 31,
+    # whole-edition pairs computed in worker processes (steps of edition.py and their
+    # ancestry, no store)
+    "workers": 32,
     "english": 31,
     "dating": 32,
     "choice": 33,

@@ -42,11 +42,13 @@ from sqlalchemy.orm import Session
 
 from ..errors import NotFoundError
 from ..ingest import IngestReport, Source, archive_sources, ingest_paths
+from ..pool import Workers
 from ..record import Record
 from ..store.queries import EditionInfo, latest_revision, list_editions
 from ..store.search_index import refresh_lineages
+from ..store.session import bulk_write_cache
 from ..text.language import is_english
-from .ancestry import Ancestor, GlossaryChains, step_ancestry
+from .ancestry import Ancestor, GlossaryChains, finish_ancestry, step_ancestry
 from .choice import choice_basis, save_choice, stored_choices
 from .edition import ClauseCache, compute_edition_alignment
 from .english import archive_english_of, english_editions
@@ -198,10 +200,14 @@ def plan_alignments(
 
 
 def update_alignments(
-    session: Session, *, on_pair: Callable[[Planned, int, int], None] | None = None
+    session: Session,
+    *,
+    on_pair: Callable[[Planned, int, int], None] | None = None,
+    workers: Workers | None = None,
 ) -> AlignmentUpdate:
     """Bring the stored alignments in line with the plan: align what is missing or stale,
-    remove what an earlier plan made and no longer wants. Runs in the caller's transaction."""
+    remove what an earlier plan made and no longer wants. Runs in the caller's transaction;
+    ``workers``: the ingest's pool of worker processes, for the pairs."""
     t0 = time.perf_counter()
     infos = list_editions(session)
     stored = edition_alignment_rows(session)
@@ -221,7 +227,12 @@ def update_alignments(
     # The pairs still to compute, in worker processes when there are cores for them
     # (align/workers.py); each is stored here, in the plan's order, as it comes.
     jobs = [
-        Job(p.a, p.b, Settings(labels_agree=True) if p.labels_agree else None)
+        Job(
+            p.a,
+            p.b,
+            Settings(labels_agree=True) if p.labels_agree else None,
+            lineage=p.key in line_steps,
+        )
         for p in todo
         if p.result is None
     ]
@@ -229,16 +240,18 @@ def update_alignments(
         jobs,
         lambda edition: cache.clauses(session, edition),
         lambda job: compute_edition_alignment(session, job.a, job.b, job.settings, cache=cache),
+        workers,
     )
     for n, planned in enumerate(todo, start=1):
         if on_pair:
             on_pair(planned, n, len(todo))
         t1 = time.perf_counter()
         took = 0.0
+        part = None
         if planned.result is not None:
             result = planned.result
         else:
-            result, took = next(computed)
+            result, took, part = next(computed)
             t1 = time.perf_counter()
         save_edition_alignment(session, result, origin=planned.origin())
         if planned.key in line_steps:
@@ -247,7 +260,10 @@ def update_alignments(
             for p in result.pairs:
                 if p.a is not None and p.b is not None and p.a.kind == p.b.kind == "glossary":
                     chains.add(p.a.id, p.b.id)
-            fresh[planned.key] = step_ancestry(planned.a.id, planned.b.id, result.pairs, chains)
+            if part is not None:  # judged in a worker, but for older glossary wordings
+                fresh[planned.key] = finish_ancestry(part, planned.b.id, result.pairs, chains)
+            else:
+                fresh[planned.key] = step_ancestry(planned.a.id, planned.b.id, result.pairs, chains)
         inferred = sum(
             1 for p in result.pairs if any(e.get("feature") == "inferred-label" for e in p.evidence)
         )
@@ -342,12 +358,22 @@ def ingest_and_align(
     revision (report.from_archive says which and why)."""
     from .. import archive
 
-    with paused_gc():
+    # One pool of worker processes for the whole ingest (mtgrules/pool.py), started when a
+    # part has work enough for it: the files parsed, then the pairs aligned; and a larger
+    # page cache for its one transaction (store/session.py).
+    with paused_gc(), Workers() as workers, bulk_write_cache(session):
         extra = archive_sources(archive.manifest().files) if whole_archive else []
         extra += list(sources)
-        report = ingest_paths(session, list(paths), on_file=on_file, language=language, extra=extra)
+        report = ingest_paths(
+            session,
+            list(paths),
+            on_file=on_file,
+            language=language,
+            extra=extra,
+            workers=workers,
+        )
         report.sources = choose_sources(session, report, on_file)
-        run = report.alignments = update_alignments(session, on_pair=on_pair)
+        run = report.alignments = update_alignments(session, on_pair=on_pair, workers=workers)
         # Search's lineages follow the links just stored (store/search_index.py). An ingest
         # that stored and removed nothing leaves them as they are (a re-ingest of unchanged
         # files: 0.8 of its 1.5 s of CPU went to rebuilding the same lineages).

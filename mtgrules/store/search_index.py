@@ -501,7 +501,9 @@ def refresh_lineages(conn: Connection) -> int:
             "JOIN clause ct ON ct.id = l.target_clause_id "
             f"WHERE l.alignment_id IN ({', '.join(str(int(i)) for i in ids)})"
         )
-        for src, tgt, score in found:
+        # Straight from the driver's cursor: a row made by SQLAlchemy for each of the
+        # archive's 310,000 links cost more than the loop below (0.45 s of 2.0 s).
+        for src, tgt, score in found.cursor:
             a, b = (tgt, src) if flip else (src, tgt)
             best = into.get(a)
             if best is None or (float(score or 0.0), -b) > (best[0], -best[1]):

@@ -121,6 +121,34 @@ def _sqlite_pragmas(dbapi_conn, _record) -> None:
     cur.close()
 
 
+# SQLite's page cache for an ingest's one transaction, in KiB (the default is 2,000): the
+# clause table's four indexes and the search index take their rows in no order, and with
+# the default cache most of their pages were written out and read back many times over.
+# Measured on the archive's ingest (CPU of writing its files, twice each): 7.23 / 7.48 s
+# with the default, 6.90 / 7.16 s with 16 MiB, 6.72 / 6.65 s with 32 MiB, 6.68 / 6.66 s with
+# 64 MiB; the peak 382 MB, 395-400, 412-414 and 442-445 MB. Three more runs each,
+# alternating: 7.89 / 8.00 / 7.93 s with the default, 7.27 / 7.15 / 7.10 s with 32 MiB.
+BULK_CACHE_KIB = 32_768
+
+
+@contextmanager
+def bulk_write_cache(session: Session) -> Iterator[None]:
+    """A larger SQLite page cache (BULK_CACHE_KIB) for the rest of a large write in this
+    session's transaction; the connection's own size again afterwards. Nothing on other
+    databases."""
+    conn = session.connection()
+    if conn.dialect.name != "sqlite":
+        yield
+        return
+    driver = conn.connection.driver_connection
+    before = driver.execute("PRAGMA cache_size").fetchone()[0]
+    driver.execute(f"PRAGMA cache_size=-{BULK_CACHE_KIB}")
+    try:
+        yield
+    finally:
+        driver.execute(f"PRAGMA cache_size={int(before)}")
+
+
 def use_wal(engine: Engine) -> None:
     """Put a SQLite store in WAL mode (kept in the file: once is enough): searches then
     read while an ingest writes. Called when the store is known to be ours, before it is
