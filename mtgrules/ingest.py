@@ -406,10 +406,15 @@ def _read_and_parse(
     (parse_source) or raises what parsing raised). Files are parsed ahead in the ingest's
     worker processes when there are many bytes to parse; errors come out in the order of
     the files, as when each is parsed in turn."""
+    digests = _digests(sources)
     n = 0
     if workers is not None:
-        n = worker_count(len(sources), _size([src for _, src in sources]) >= PARSE_MIN_BYTES)
-    executor = workers.get(n) if workers is not None else None
+        # Only the files the store lacks are parsed: a re-ingest of unchanged files (with a
+        # README beside them that is never stored, as corpus/ has) started the workers for
+        # one small file, 0.3 s of its 0.7 s.
+        new = {sha: size for sha, size in digests.values() if sha not in known}
+        n = worker_count(len(new), sum(new.values()) >= PARSE_MIN_BYTES)
+    executor = workers.get(n) if workers is not None and n else None
     sent: set[str] = set()
     ahead: deque[tuple[int, Source, str, bytes | None, Parsed | None]] = deque()
     for done, src in sources:
@@ -418,11 +423,13 @@ def _read_and_parse(
         except InputError as err:
             ahead.append((done, src, "", None, _raises(err)))
         else:
+            # Hashed again: the bytes stored are these, whatever the file held at the count.
             sha256 = hashlib.sha256(data).hexdigest()
             if executor is None or sha256 in known or sha256 in sent:
                 # In turn: when its turn comes, ``known`` says whether an earlier copy parsed.
                 ahead.append((done, src, sha256, data, None))
             else:
+                assert workers is not None
                 sent.add(sha256)
                 future = executor.submit(parse_source, data, src.shown, sha256, src.meta, language)
                 ahead.append((done, src, sha256, None, future.result))
@@ -430,6 +437,21 @@ def _read_and_parse(
             yield _in_turn(ahead.popleft(), known, language)
     while ahead:
         yield _in_turn(ahead.popleft(), known, language)
+
+
+def _digests(sources: list[tuple[int, Source]]) -> dict[int, tuple[str, int]]:
+    """Each readable source's sha256 and size, its bytes dropped at once (read again, from
+    the page cache, when its turn comes): what decides whether the workers are worth
+    starting, without holding every file. One that cannot be read is left out: its error
+    comes out at its turn. (The archive's 110 files: about 0.2 s of CPU.)"""
+    out: dict[int, tuple[str, int]] = {}
+    for done, src in sources:
+        try:
+            data = src.data if src.data is not None else read_bytes(src.path)
+        except InputError:
+            continue
+        out[done] = (hashlib.sha256(data).hexdigest(), len(data))
+    return out
 
 
 def _in_turn(
@@ -456,19 +478,6 @@ def _raises(err: Exception) -> Parsed:
         raise err
 
     return again
-
-
-def _size(sources: list[Source]) -> int:
-    total = 0
-    for src in sources:
-        if src.data is not None:
-            total += len(src.data)
-            continue
-        try:
-            total += src.path.stat().st_size
-        except OSError:
-            pass  # reading it says what is wrong
-    return total
 
 
 # "2024-08-02.txt", "cr-en-2026-01-16.pdf": the archive's names are publication dates.
