@@ -59,6 +59,21 @@ def _start() -> None:
     # As in the ingesting process (align.plan.paused_gc): what a task builds lives until
     # the task ends, and is freed by reference counting.
     gc.disable()
+    # A worker whose ingesting process is killed would wait for its next task forever (its
+    # siblings hold the task queue open): it ends as soon as that process is gone.
+    import threading
+
+    threading.Thread(target=_end_with_parent, name="end-with-parent", daemon=True).start()
+
+
+def _end_with_parent() -> None:
+    import multiprocessing
+    from multiprocessing.connection import wait
+
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        wait([parent.sentinel])
+        os._exit(1)
 
 
 class Workers:
