@@ -37,6 +37,7 @@ UNSEEN_SETS = [
     Path(__file__).resolve().parent / "search_relevance_holdout7.toml",
     Path(__file__).resolve().parent / "search_relevance_holdout8.toml",
     Path(__file__).resolve().parent / "search_relevance_holdout9.toml",
+    Path(__file__).resolve().parent / "search_relevance_holdout10.toml",
 ]
 MIN_QUERIES = 40
 MIN_PER_LANGUAGE = 6
