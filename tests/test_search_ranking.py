@@ -14,7 +14,7 @@ import pytest
 
 from mtgrules.search import search
 from mtgrules.search.backend import document_count, han_terms
-from mtgrules.search.engine import _subject_label
+from mtgrules.search.engine import _subject_label, _without_parameter
 from mtgrules.search.fuzzy import corrections
 from mtgrules.search.query import Expr, Term, han_pieces, han_words, index_tokens, parse_query, stem
 from mtgrules.search.rank import (
@@ -29,6 +29,7 @@ from mtgrules.search.rank import (
 )
 from mtgrules.search.thesaurus import parse_thesaurus, shipped_thesaurus
 from mtgrules.store import open_store, session_scope
+from mtgrules.store.search_index import term_keys
 from mtgrules.text.detect import spelled_languages
 from mtgrules.text.fold import fold
 
@@ -63,6 +64,13 @@ FIRST = [
     ("堆叠", {}, ("glossary", "堆叠", "zh-Hans"), "the Chinese entry"),
     ("堆疊", {}, ("glossary", "堆叠", "zh-Hans"), "Traditional script finds the entry"),
     ("pile", {}, ("rule", None, "fr"), "French by the termbase: the French clauses first"),
+    ("kicker", {}, ("glossary", "Kicker, Kicked", "en"), "a heading's first variant"),
+    ("kicked", {}, ("glossary", "Kicker, Kicked", "en"), "the second variant (its lemma too)"),
+    ("controller", {}, ("glossary", "Control, Controller", "en"), "a variant, not 108.4"),
+    ("phased out", {}, ("glossary", "Phased In, Phased Out", "en"), "a variant of two words"),
+    ("scry 2", {}, ("glossary", "Scry", "en"), "the keyword, not the Shard token's 'Scry 1'"),
+    ("ward 2", {}, ("glossary", "Ward", "en"), "a keyword's parameter is the keyword"),
+    ("protection from red", {}, ("glossary", "Protection", "en"), "not 613.10's example"),
     ("stack", {"kind": "rules"}, ("heading", "405", "en"), "the rule the entry points to"),
 ]
 
@@ -446,6 +454,40 @@ def test_the_language_a_query_is_spelled_in(query, expected):
     assert spelled_languages(query) == expected
 
 
+# (glossary heading, the exact look-ups it answers): headings printed in the 2026-01-16
+# English glossary, and one archive edition's heading glued to its definition.
+TERM_KEYS = [
+    ("Stack", ["stack"]),
+    ("Kicker, Kicked", ["kicker kicked", "kicker", "kicked"]),
+    ("Phased In, Phased Out", ["phased in phased out", "phased in", "phased out"]),
+    (
+        "Remove from the Game, Removed, Removed-from-the-Game Zone (Obsolete)",
+        [
+            "remove from the game removed removed from the game zone",
+            "remove from the game",
+            "removed",
+            "removed from the game zone",
+        ],
+    ),
+    ("Banding, “Bands with Other”", ["banding bands with other", "banding", "bands with other"]),
+    # 2021-06-09's text has "Draw" glued to "1. To put the top card of a player’s library
+    # into their hand ... See rule 121, “Drawing a Card.”": not a list of variants.
+    (
+        "Draw1. To put the top card of a player’s library into their hand. See rule 121, "
+        "“Drawing a Card.”",
+        [
+            "draw1 to put the top card of a player s library into their hand see rule 121 "
+            "drawing a card"
+        ],
+    ),
+]
+
+
+@pytest.mark.parametrize(("term", "keys"), TERM_KEYS)
+def test_a_heading_listing_variants_is_found_by_each(term, keys):
+    assert term_keys(term) == keys
+
+
 @pytest.mark.parametrize(("word", "prefix"), STEMS)
 def test_plural_endings_are_cut(word, prefix):
     assert stem(word) == prefix
@@ -616,6 +658,40 @@ def test_two_terms_compared_are_their_two_entries(engine):
         ("glossary", "Hexproof"),
         ("glossary", "Shroud"),
     }
+
+
+@pytest.mark.parametrize(
+    ("query", "entries"),
+    [
+        ("what is the difference between exile and graveyard", {"Exile", "Graveyard"}),
+        ("hexproof vs. shroud", {"Hexproof", "Shroud"}),
+        ("difference between flash and flashback", {"Flash", "Flashback"}),
+    ],
+)
+def test_terms_compared_are_their_entries(engine, query, entries):
+    """A comparison asks about each term: their entries come first, not the rules that
+    mention both (scavenge and unearth for exile and graveyard)."""
+    with session_scope(engine, write=False) as s:
+        hits = search(s, query, limit=5).hits
+    assert {h.term for h in hits[:2] if h.kind == "glossary"} == entries
+
+
+# (query, a keyword without its parameter: not a glossary look-up, else the keyword)
+PARAMETERS = [
+    ("scry 2", ["scry"]),
+    ("ward 1 u", ["ward"]),
+    ("bushido n", ["bushido"]),
+    ("protection from red", ["protection"]),
+    ("protection from all colors", ["protection"]),
+    ("cast from exile", []),
+    ("damage from a source", []),
+    ("toughness", []),
+]
+
+
+@pytest.mark.parametrize(("words", "keyword"), PARAMETERS)
+def test_a_keyword_is_looked_up_without_its_parameter(words, keyword):
+    assert _without_parameter(words.split()) == keyword
 
 
 def test_a_typo_in_a_question_is_still_corrected(engine):

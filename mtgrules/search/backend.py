@@ -22,6 +22,7 @@ from ..store.search_index import (
     VOCAB_TABLE,
     WORD_TABLE,
     group_key,
+    term_keys,
 )
 from ..store.sql import dialect_of, fetch, fetch_in, in_list, scalar, store_url
 from ..text.fold import fold_words, has_han, is_charwise, is_han
@@ -180,7 +181,8 @@ def sample_clauses(db: Any, group_ids: Iterable[int]) -> dict[int, int]:
 
 
 def glossary_groups(db: Any, keys: Sequence[str], kinds: Sequence[str] | None) -> list[Group]:
-    """The glossary texts whose term is exactly one of ``keys`` (search_index.term_key)."""
+    """The glossary texts whose term is exactly one of ``keys`` (search_index.term_key), or
+    whose heading lists one of them among its variants ("kicker" finds "Kicker, Kicked")."""
     if not keys or (kinds and "glossary" not in kinds):
         return []
     params = {f"k{i}": k for i, k in enumerate(keys)}
@@ -190,6 +192,19 @@ def glossary_groups(db: Any, keys: Sequence[str], kinds: Sequence[str] | None) -
         f"WHERE term_key IN ({', '.join(':' + k for k in params)})",
         params,
     )
+    # The headings with variants are few (about 100 in the archive's 120 editions): read
+    # them all and split them here, which needs no second key per heading in the index.
+    wanted, seen = set(keys), {r[0] for r in rows}
+    rows += [
+        r
+        for r in fetch(
+            db,
+            f"SELECT id, language, kind, term FROM {GROUP_TABLE} "
+            "WHERE term_key IS NOT NULL AND term LIKE :comma",
+            {"comma": "%,%"},
+        )
+        if r[0] not in seen and wanted.intersection(term_keys(r[3])[1:])
+    ]
     return [Group(r[0], 0.0, r[1], r[2], r[3]) for r in rows]
 
 

@@ -7,13 +7,20 @@ from typing import Any
 
 from ..align.links import inferred_labels, links_touching, translation_alignments
 from ..store.queries import EditionInfo
-from ..store.search_index import GROUP_TABLE, term_key
+from ..store.search_index import term_key
 from ..store.sql import fetch, in_list
 from ..termbase import Termbase
 from ..text.fold import fold, fold_words
 from ..text.labels import parent_of
 from ..text.language import language_order, same_language, same_tag
-from .backend import Group, groups_of_clauses, load_clauses, load_members, ranked_groups
+from .backend import (
+    Group,
+    glossary_groups,
+    groups_of_clauses,
+    load_clauses,
+    load_members,
+    ranked_groups,
+)
 from .query import Expr, Term
 from .results import Aligned, Hit
 
@@ -123,20 +130,10 @@ def _labelled(db: Any, labels: list[str], edition_ids: list[int]) -> list[Any]:
 
 def _glossary_entries(db: Any, forms: list[str], edition_ids: list[int]) -> list[Any]:
     """Glossary clauses whose term is one of ``forms`` (exactly, as search_index.term_key
-    reads a term), in these editions: through the index's group table."""
+    reads a term, or one of a heading's variants), in these editions: through the index's
+    group table."""
     keys = sorted({term_key(f) for f in forms if term_key(f)})
-    if not keys:
-        return []
-    params = {f"k{i}": k for i, k in enumerate(keys)}
-    groups = [
-        Group(r[0], 0.0, r[1], "glossary", r[2])
-        for r in fetch(
-            db,
-            f"SELECT id, language, term FROM {GROUP_TABLE} "
-            f"WHERE term_key IN ({', '.join(':' + k for k in params)})",
-            params,
-        )
-    ]
+    groups = glossary_groups(db, keys, None)
     load_members(db, groups, set(edition_ids))
     rows = load_clauses(db, [cid for g in groups for _e, cid in g.members])
     return list(rows.values())

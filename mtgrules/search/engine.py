@@ -14,6 +14,7 @@ importing SQLAlchemy.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -464,10 +465,20 @@ def _glossary_keys(parsed: ParsedQuery, fixes: dict[str, list[str]]) -> list[str
     words = [fixes[w][0] if w in fixes else w for w in parsed.words]
     # Without the articles and question words around it: "the stack" is the entry Stack,
     # "what is a permanent" Permanent, "how does mulligan work" Mulligan.
-    said = [i for i, w in enumerate(words) if w not in STOP_WORDS and not asks(w)]
-    core = words[said[0] : said[-1] + 1] if said else words
+    core = _said(words)
+    forms = {tuple(words), tuple(core)}
+    # A keyword with its parameter is the keyword: "scry 2", "ward 3", "protection from
+    # red", "hexproof from black" (the rules write Scry N, Protection from [quality]).
+    bare = _without_parameter(core)
+    if bare:
+        forms.add(tuple(bare))
+    # Two terms compared are both asked about: "difference between exile and graveyard",
+    # "hexproof vs shroud", "flash or flashback".
+    if len(core) > 2 and any(w in COMPARING for w in words):
+        for piece in _pieces(core):
+            forms.add(tuple(piece))
     variants: set[str] = set()
-    for ws in {tuple(words), tuple(core)}:
+    for ws in forms:
         singular = [_singular(w) for w in ws]
         variants |= {" ".join(ws), " ".join(singular), " ".join([*ws[:-1], singular[-1]])}
     # By lemmas too: "sacrificed" is the entry Sacrifice, "layers" the entry Layer.
@@ -475,6 +486,58 @@ def _glossary_keys(parsed: ParsedQuery, fixes: dict[str, list[str]]) -> list[str
         variants.add(" ".join(parsed.lemmas))
         variants.add(" ".join([*parsed.tokens[:-1], parsed.lemmas[-1]]))
     return sorted({term_key(v) for v in variants if v})
+
+
+# Words that compare two terms, and the words that join the two.
+COMPARING = frozenset(
+    "difference differences between versus vs compare compared comparison".split()
+)
+_JOINING = frozenset("and or vs versus".split())
+# What follows a keyword as its parameter: a number, a letter standing for one, a cost.
+_PARAMETER = re.compile(r"^(?:\d+|[xyzn]|[wubrgc]+)$")
+
+
+# What "from" names after protection or hexproof: colors, card types, everything (rule
+# 702.16a: "Protection from [quality]"; usually a color). Not zones: "cast from exile" is
+# about casting from exile, not the entry Cast.
+_QUALITIES = frozenset(
+    "white blue black red green colorless multicolored monocolored colors color all everything "
+    "artifact artifacts creature creatures enchantment enchantments instant instants sorcery "
+    "sorceries planeswalker planeswalkers land lands player players".split()
+)
+
+
+def _said(words: list[str]) -> list[str]:
+    """The words between the first and the last that say something (neither a stop word
+    nor a word that only asks)."""
+    said = [i for i, w in enumerate(words) if w not in STOP_WORDS and not asks(w)]
+    return words[said[0] : said[-1] + 1] if said else words
+
+
+def _without_parameter(words: list[str]) -> list[str]:
+    """A keyword without the parameter that follows it ("scry 2" -> scry, "ward 1 u" ->
+    ward, "protection from red" -> protection, "hexproof from black" -> hexproof); empty
+    if it has none. "from" takes one or two words of quality after one word of keyword, so
+    that "damage from a source" and "cast from exile" stay themselves."""
+    if len(words) in (3, 4) and words[1] == "from" and all(w in _QUALITIES for w in words[2:]):
+        return words[:1]
+    end = len(words)
+    while end > 1 and _PARAMETER.match(words[end - 1]):
+        end -= 1
+    if end == len(words) or not any(w.isdigit() or w in "xn" for w in words[end:]):
+        return []
+    return words[:end]
+
+
+def _pieces(words: list[str]) -> list[list[str]]:
+    """The terms a comparison joins ("between exile and graveyard" -> exile, graveyard)."""
+    pieces: list[list[str]] = [[]]
+    for w in words:
+        if w in _JOINING:
+            pieces.append([])
+        elif w not in COMPARING:
+            pieces[-1].append(w)
+    return [_said(p) for p in pieces if _said(p)] if len(pieces) > 1 else []
 
 
 def _contained_keys(parsed: ParsedQuery) -> list[str]:

@@ -186,6 +186,26 @@ def term_key(term: str) -> str:
     return " ".join(fold_words(_PARENTHESIS.sub("", term) or term))
 
 
+# A heading naming a term's variants, split by commas: "Kicker, Kicked", "Control,
+# Controller", "Phased In, Phased Out", "Remove from the Game, Removed, Removed-from-the-Game
+# Zone (Obsolete)". A glued heading and definition ("Draw1. To put the top card ...,"
+# in one archive edition) has a full stop or long pieces, and is not split.
+_VARIANT_WORDS = 5
+
+
+def term_keys(term: str) -> list[str]:
+    """Every exact look-up a glossary heading answers: its ``term_key`` and, for a heading
+    that lists variants, each of them ("kicker" and "kicked" find "Kicker, Kicked")."""
+    whole = term_key(term)
+    keys = [whole] if whole else []
+    if "," not in term or "." in _PARENTHESIS.sub("", term):
+        return keys
+    parts = [term_key(p) for p in _PARENTHESIS.sub("", term).split(",")]
+    if all(p and len(p.split()) <= _VARIANT_WORDS for p in parts):
+        keys += [p for p in parts if p not in keys]
+    return keys
+
+
 def group_key(language: str, kind: str, term: str | None, norm: str) -> bytes:
     """The identity of a distinct text: what one search hit groups."""
     raw = "\x1f".join((language, kind, term or "", norm))
