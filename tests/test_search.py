@@ -21,6 +21,7 @@ from mtgrules.search.query import fts_match, pg_tsquery
 from mtgrules.search.render import render_search
 from mtgrules.store import open_store, session_scope
 from mtgrules.text.fold import fold, fold_words, index_form, index_words, pattern
+from mtgrules.text.labels import match_rule_query
 
 from .conftest import ON_PG, run_cli
 
@@ -222,6 +223,37 @@ def test_rule_number_goes_to_that_clause_in_every_edition(engine):
     (spanish,) = [h for h in result.hits if h.language == "es"]
     assert spanish.edition == "es-page-es-107.3" and spanish.label_inferred
     assert spanish.label == "107.3g" and not set(spanish.clause_ids) & labelled
+
+
+# (query, the rule number it names, or None for words): a citation as people type it.
+RULE_QUERIES = [
+    ("107.3", "107.3"),
+    ("107.3G.", "107.3g"),
+    ("rule 702.19b", "702.19b"),
+    ("CR 702.19b", "702.19b"),
+    ("see rules 104.3", "104.3"),
+    ("§ 601.2", "601.2"),
+    ("Comprehensive Rules 100.1", "100.1"),
+    ("règle 107.3", "107.3"),
+    ("regla 107.3a", "107.3a"),
+    ("规则107.3", "107.3"),
+    ("rule", None),
+    ("rule 2", None),
+    ("702.19b trample", None),
+    ("rules lawyer 107", None),
+]
+
+
+@pytest.mark.parametrize(("query", "label"), RULE_QUERIES)
+def test_a_cited_rule_number_is_a_rule_query(query, label):
+    assert match_rule_query(query) == label
+
+
+def test_rule_prefix_goes_to_that_rule(engine):
+    """'rule 702.19b' was searched as words: 702.19c, 802.3b and 608.3g came first."""
+    result = _search(engine, "rule 702.19b", limit=5)
+    assert result.mode == "rule"
+    assert result.hits[0].label == "702.19b"
 
 
 def test_identical_texts_are_one_hit(engine):

@@ -208,6 +208,24 @@ def glossary_groups(db: Any, keys: Sequence[str], kinds: Sequence[str] | None) -
     return [Group(r[0], 0.0, r[1], r[2], r[3]) for r in rows]
 
 
+def symbol_entries(db: Any, symbol: str, edition_ids: Iterable[int]) -> list[tuple[str, str]]:
+    """(term, text) of the glossary entries about a symbol ("Tap Symbol", "Mana Symbol") in
+    these editions whose text holds ``symbol`` as printed ("{T}")."""
+    ids = sorted(set(edition_ids))
+    if not ids:
+        return []
+    rows = fetch(
+        db,
+        "SELECT term, raw FROM clause WHERE kind = 'glossary' "
+        f"AND edition_id IN ({in_list(ids)}) AND lower(term) LIKE :symbol_word "
+        "AND raw LIKE :printed",
+        {"symbol_word": "%symbol%", "printed": f"%{symbol}%"},
+        plain=True,
+    )
+    # LIKE ignores case on SQLite, not on PostgreSQL: the symbol is compared as printed.
+    return [(term, raw) for term, raw in rows if symbol in raw]
+
+
 def groups_of_clauses(db: Any, clauses: Sequence[Any], languages: dict[int, str]) -> list[Group]:
     """The groups holding these clause rows (id, edition_id, kind, term, norm), found by the
     group key (an index probe; no clause -> group index is needed)."""

@@ -48,6 +48,7 @@ from .backend import (
     ranked_groups,
     rule_groups,
     sample_clauses,
+    symbol_entries,
     total_documents,
     word_rows,
 )
@@ -167,7 +168,7 @@ def search(
     if rule:
         return _rule_search(session, query, rule, editions, kinds, by_id, limit)
 
-    parsed = parse_query(query)
+    parsed = parse_query(_symbol_term(session, query, alive) or query)
     termbase = load_termbase(session)
     term_languages, translations = _translations(termbase, query)
     vocab = word_rows(
@@ -270,6 +271,23 @@ def search(
     return SearchResult(
         query, "text", parsed.words, hits, fuzzy_words, translations, list(preferred)
     )
+
+
+# A query that is one symbol as cards print it: {T}, {Q}, {E}, {S}, {W/U}, {2}, {TK}.
+_SYMBOL = re.compile(r"\{[A-Za-z0-9/]{1,6}\}")
+
+
+def _symbol_term(session: Any, query: str, alive: list[EditionInfo]) -> str | None:
+    """The glossary term for a symbol typed alone ("{T}" -> "Tap Symbol", "{W/U}" ->
+    "Hybrid Mana Symbols"): today's entry whose text names the symbol soonest. As words a
+    symbol says nothing ("{T}" is "t", the index's form of every "isn't" and "doesn't")."""
+    if not _SYMBOL.fullmatch(query):
+        return None
+    symbol = query.upper()
+    entries = symbol_entries(session, symbol, newest_editions_of(alive))
+    if not entries:
+        return None
+    return min(entries, key=lambda e: (e[1].index(symbol), len(e[0])))[0]
 
 
 # A rule comes before its own subrules on the page when it answers about as well: its weight

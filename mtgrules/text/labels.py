@@ -34,8 +34,14 @@ SECTION_REF = re.compile(
 )
 _DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"
 _QUERY_LABEL = re.compile(r"^(?:[0-9]{1,3}|[0-9]{3}\.[0-9]{1,4}[a-z]?)$")
-# A search query that is a rule number: the line labels' shape, any case, an optional dot.
-_RULE_QUERY = re.compile(r"^\s*([0-9]{3}(?:\.[0-9]{1,4}[a-z]?)?)\.?\s*$", re.I | re.ASCII)
+# A search query that is a rule number: the line labels' shape, any case, an optional dot,
+# after the words a citation opens with ("rule 702.19b", "CR 702.19b", "see rules 104.3",
+# "§ 601.2", "règle 107.3", "regla 107.3", "规则 107.3", "規則107.3").
+_RULE_QUERY = re.compile(
+    r"^\s*(?:(?:see\s+)?(?:(?:comprehensive\s+)?rules?|cr|r\.|§|règle|regla|规则|規則)\s*)?"
+    r"([0-9]{3}(?:\.[0-9]{1,4}[a-z]?)?)\.?\s*$",
+    re.I,
+)
 
 
 def split_labelled_line(line: str) -> tuple[str, str] | None:
