@@ -247,6 +247,11 @@ PLAYER_WORDS = [
         "comes back: return, the longest phrase first",
     ),
     ("stack", [("stack",)], "a rules word: unchanged"),
+    (
+        "the creature comes in tapped",
+        [("creature",), ("enter",), ("tapped",)],
+        "comes in: enters, the rules' verb",
+    ),
 ]
 
 # Searched in players' words, answered by the rule that says it in its own: (query, the first
