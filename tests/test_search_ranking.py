@@ -694,6 +694,22 @@ def test_terms_compared_are_their_entries(engine, query, entries):
     assert {h.term for h in hits[:2] if h.kind == "glossary"} == entries
 
 
+@pytest.mark.parametrize(
+    ("query", "entry"),
+    [
+        ("in play", "In Play (Obsolete)"),
+        ("what happens at end of turn", "At End of Turn (Obsolete)"),
+    ],
+)
+def test_an_entry_named_as_typed_is_among_the_first(engine, query, entry):
+    """A player's words searched as the rules' words ("in play": on the battlefield) may be
+    an entry of their own; a term may open with a stop word (At End of Turn (Obsolete),
+    In Response To, Counts As)."""
+    with session_scope(engine, write=False) as s:
+        hits = search(s, query, limit=5).hits
+    assert entry in [h.term for h in hits[:3]]
+
+
 # (query, a keyword without its parameter: not a glossary look-up, else the keyword)
 PARAMETERS = [
     ("scry 2", ["scry"]),

@@ -484,7 +484,11 @@ def _glossary_keys(parsed: ParsedQuery, fixes: dict[str, list[str]]) -> list[str
     # Without the articles and question words around it: "the stack" is the entry Stack,
     # "what is a permanent" Permanent, "how does mulligan work" Mulligan.
     core = _said(words)
-    forms = {tuple(words), tuple(core)}
+    # As typed too: a player's words searched as the rules' words (thesaurus.py) may be a
+    # glossary term of their own ("in play" is searched as on the battlefield, and is the
+    # entry In Play (Obsolete)).
+    typed = fold_words(parsed.text)
+    forms = {tuple(words), tuple(core), tuple(typed), tuple(_said(typed))}
     # A keyword with its parameter is the keyword: "scry 2", "ward 3", "protection from
     # red", "hexproof from black" (the rules write Scry N, Protection from [quality]).
     bare = _without_parameter(core)
@@ -562,7 +566,7 @@ def _contained_keys(parsed: ParsedQuery) -> list[str]:
     """Glossary terms of two words or more that a longer query holds, as it typed them or
     by their lemmas ("poison counters" in a question about losing)."""
     out: set[str] = set()
-    forms = [parsed.tokens]
+    forms = [parsed.tokens, fold_words(parsed.text)]  # as searched and as typed (above)
     if parsed.lemmas and parsed.lemmas != parsed.tokens:
         forms.append(parsed.lemmas)
     for words in forms:
@@ -570,7 +574,9 @@ def _contained_keys(parsed: ParsedQuery) -> list[str]:
         for size in range(2, min(n, 5)):
             for i in range(n - size + 1):
                 piece = words[i : i + size]
-                if piece[0] in STOP_WORDS or piece[-1] in STOP_WORDS:
+                # A term may open or end with a stop word (In Response To, Counts As), not
+                # be only stop words.
+                if all(w in STOP_WORDS for w in piece):
                     continue
                 out.add(term_key(" ".join(piece)))
                 out.add(term_key(" ".join([*piece[:-1], _singular(piece[-1])])))
