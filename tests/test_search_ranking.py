@@ -248,6 +248,12 @@ PLAYER_WORDS = [
     ),
     ("stack", [("stack",)], "a rules word: unchanged"),
     (
+        "10 poison counters",
+        [("10", "ten"), ("poison",), ("counter",)],
+        "the rules spell it: 'ten or more poison counters'",
+    ),
+    ("+1/+1 counters on turn 1", [("1",), ("counter",), ("turn",)], "1 stays 1: not 'one'"),
+    (
         "the creature comes in tapped",
         [("creature",), ("enter",), ("tapped",)],
         "comes in: enters, the rules' verb",
@@ -269,6 +275,11 @@ PLAYER_FIRST = [
         "a creature that was killed",
         ("glossary", "Dies"),
         "Dies: 'A creature or planeswalker dies if it is put into a graveyard from the battlefield'",
+    ),
+    (
+        "15 poison counters two-headed giant",
+        ("rule", "704.6b"),
+        "704.6b 'if a team has fifteen or more poison counters'",
     ),
     ("sba", ("glossary", "State-Based Actions"), "an abbreviation players write"),
     ("lki", ("glossary", "Last Known Information"), "the same"),

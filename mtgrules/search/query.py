@@ -267,6 +267,18 @@ class ParsedQuery:
         return Expr(tuple(self.terms), "or")
 
 
+# The rules spell out small numbers ("ten or more poison counters", "seven cards", "fifteen
+# or more" in Two-Headed Giant) and print larger ones as digits (21 combat damage, 100
+# cards): a number typed as digits is searched as either. From three on: "one" and "two"
+# are in every other rule ("one or more", "two or more"), and 1 and 2 are mostly the +1/+1
+# of a counter or the 1 of "turn 1".
+_NUMBER_NAMES = (
+    "three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty"
+).split()
+_NUMBERS = {str(n): (str(n), name) for n, name in enumerate(_NUMBER_NAMES, start=3)}
+
+
 def parse_query(query: str) -> ParsedQuery:
     """Cut a checked query into terms. Stop words and question words go ("the stack" is
     stack; "how many cards in a starting hand" is cards, starting, hand) unless nothing
@@ -281,7 +293,7 @@ def parse_query(query: str) -> ParsedQuery:
         content = [w for w in words if w not in STOP_WORDS] or words
     terms: list[Term] = []
     for w in content:
-        alts = thesaurus.alternatives_of(w) or (w,)
+        alts = thesaurus.alternatives_of(w) or _NUMBERS.get(w) or (w,)
         term = Term(tuple(dict.fromkeys(korean_stem(a) if is_hangul(a) else stem(a) for a in alts)))
         if term not in terms:
             terms.append(term)
