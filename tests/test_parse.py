@@ -16,7 +16,7 @@ import pytest
 from mtgrules.sources.pipeline import parse_document
 from mtgrules.text.labels import split_labelled_line
 
-from .conftest import EXTRA, SEEDS
+from .conftest import EXTRA, SEEDS, SHARED
 
 FULL_EDITIONS = sorted(EXTRA.glob("*.txt"))
 
@@ -260,3 +260,26 @@ def test_2006_glossary_page():
     assert any("obfuscated-email" in c.flags for c in noise)
     assert any("html-entity" in c.flags for c in noise)
     assert not any("Garfield" in e.raw or "Wizards" in e.raw for e in entries)
+
+
+# The 2021-06-09 archive text prints 11 glossary terms glued to their first sense
+# ("Archenemy1. A casual variant ...", then "2. A player in an Archenemy game ..."): read in
+# cr-archive/txt/2021-06-09.txt, lines 5862-5863. Unglued, each is its term, as on the
+# other editions.
+GLUED_TERMS = [
+    "Ability", "Ante", "Archenemy", "Draw", "Exile", "Face Down", "Face Up", "Graveyard",
+    "Hand", "Library", "Loyalty",
+]  # fmt: skip
+
+
+def test_a_term_glued_to_its_first_sense_is_unglued():
+    path = SHARED / "cr-archive" / "txt" / "2021-06-09.txt"
+    if not path.exists():
+        pytest.skip(f"{path} is not on this machine")
+    (edition,) = parse(path).editions
+    entries = {c.term: c for c in edition.clauses if c.kind == "glossary"}
+    assert set(GLUED_TERMS) <= set(entries)
+    assert not [t for t in entries if re.search(r"\d\.", t)]
+    archenemy = entries["Archenemy"].raw.split("\n")
+    assert archenemy[0].startswith("1. A casual variant in which a team of players")
+    assert archenemy[1].startswith("2. A player in an Archenemy game")

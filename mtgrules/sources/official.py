@@ -224,6 +224,7 @@ def parse_glossary_blocks(lines: list[str], start: int, end: int) -> list[Clause
     indented: list[bool] = []
 
     def add(term_line: int, term: str, body: list[str]) -> None:
+        term, body = _unglue_first_sense(term, body)
         if body:
             entries.append(glossary_entry(term, "\n".join(body), term_line + 1))
         elif entries:
@@ -268,6 +269,21 @@ def parse_glossary_blocks(lines: list[str], start: int, end: int) -> list[Clause
             flush()
     flush()
     return entries
+
+
+# A term with its first numbered sense on the same line ("Archenemy1. A casual variant ...",
+# then "2. A player in an Archenemy game ..."): the line break after the term is lost in
+# one archive edition (2021-06-09: 11 entries). The term ends in a letter or a bracket.
+_GLUED_SENSE = re.compile(r"^(.*[^\W\d_\s)\]])1\.\s+(\S.*)$")
+
+
+def _unglue_first_sense(term: str, body: list[str]) -> tuple[str, list[str]]:
+    """The term and its definition when the first sense of a numbered definition is glued
+    to the term; only when the next paragraph is the second sense."""
+    m = _GLUED_SENSE.match(term)
+    if m is None or not body or not body[0].startswith("2."):
+        return term, body
+    return m.group(1).strip(), [f"1. {m.group(2)}", *body]
 
 
 def _term_like(text: str) -> bool:
