@@ -281,6 +281,11 @@ PLAYER_FIRST = [
         ("rule", "704.6b"),
         "704.6b 'if a team has fifteen or more poison counters'",
     ),
+    (
+        "can I look at my graveyard",
+        ("rule", "404.2"),
+        "404.2 'A player can examine the cards in any graveyard at any time': look, examine",
+    ),
     ("sba", ("glossary", "State-Based Actions"), "an abbreviation players write"),
     ("lki", ("glossary", "Last Known Information"), "the same"),
     (
