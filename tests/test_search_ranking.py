@@ -254,6 +254,14 @@ PLAYER_WORDS = [
     ),
     ("+1/+1 counters on turn 1", [("1",), ("counter",), ("turn",)], "1 stays 1: not 'one'"),
     (
+        "cards left in my library",
+        [("card",), ("left", "remaining"), ("library",)],
+        "left: or remaining, as 401.3 says it",
+    ),
+    ("am I allowed to show my hand", [("show", "reveal"), ("hand",)], "am, allowed: only ask"),
+    ("at the start of my turn", [("beginning",), ("turn",)], "start of: beginning of"),
+    ("pick a mode", [("pick", "choose"), ("mode",)], "pick: or choose"),
+    (
         "the creature comes in tapped",
         [("creature",), ("enter",), ("tapped",)],
         "comes in: enters, the rules' verb",

@@ -47,7 +47,7 @@ QUESTION_WORDS = frozenset(
     "should would will shall may might must i me my mine you your we our us they them their "
     "there here happen happens happened if get gets got have has had been being was were "
     "not no yes any some than then so just also about into onto over work works explain "
-    "define definition meaning difference differences versus vs".split()
+    "define definition meaning difference differences versus vs allowed am".split()
     + "quoi quand comment combien pourquoi quel quelle quels quelles est-ce je j me mon ma mes "
     "tu te ton ta tes nous vous on si ne pas peut peux puis-je faut vaut".split()
     + "que qué cuando cuándo como cómo cuanto cuánto cuanta cuánta cuantos cuántos cuantas "
