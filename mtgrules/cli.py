@@ -60,6 +60,11 @@ class _Group(click.Group):
             sys.exit(INTERNAL_ERROR_EXIT)
 
 
+def _count(n: int, noun: str) -> str:
+    """'1 edition', '3 editions', '1,234 clauses'."""
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
 def _say(text: str, *, err: bool = False, nl: bool = True) -> None:
     """Print text meant for a person: through the terminal sanitiser (text/terminal.py), so
     a control or bidi character in a file name, an edition name or a rule shows as an
@@ -269,9 +274,9 @@ class AppContext:
         with self.session() as s:
             report = ingest_and_align(s, [BUNDLED_CORPUS])
         _say(
-            f"Ingested {report.editions_added} editions, {report.clauses_added} clauses "
-            f"(revision {report.revision_id}); aligned {len(report.alignments.aligned)} "
-            "pairs of editions.",
+            f"Ingested {_count(report.editions_added, 'edition')}, "
+            f"{_count(report.clauses_added, 'clause')} (revision {report.revision_id}); "
+            f"aligned {_count(len(report.alignments.aligned), 'pair')} of editions.",
             err=True,
         )
 
@@ -485,8 +490,8 @@ def ingest(
         _say(
             "\n"
             + wrap(
-                f"Revision {report.revision_id}: {report.editions_added} editions, "
-                f"{report.clauses_added} clauses added; damage flagged: {flag_text}.",
+                f"Revision {report.revision_id}: {_count(report.editions_added, 'edition')}, "
+                f"{_count(report.clauses_added, 'clause')} added; damage flagged: {flag_text}.",
                 "",
                 width,
             )
@@ -1150,7 +1155,7 @@ def site(app: AppContext, output: Path, force: bool) -> None:
     _say(
         f"Wrote {len(report.written)} of {report.files} files to {output}{resumed} "
         f"({report.unchanged} unchanged, {len(report.removed)} removed): "
-        f"{report.editions} editions, {report.rule_pages} rule pages, in "
+        f"{_count(report.editions, 'edition')}, {_count(report.rule_pages, 'rule page')}, in "
         f"{report.seconds.get('total', 0):.1f} s. Open {output / 'index.html'}"
     )
 

@@ -278,7 +278,9 @@ def ingest_paths(
     sources += list(extra)
     if not sources:
         return IngestReport(revision_id=None)
-    known = set(session.scalars(select(Document.sha256)))
+    # A removed file (mtgrules remove took all its editions out) is not in the store: given
+    # again, it is read and its editions come back.
+    known = set(session.scalars(select(Document.sha256).where(Document.superseded_in.is_(None))))
     report = IngestReport(revision_id=None, skipped=skipped)
     outcomes: dict[int, FileOutcome] = {}
     revision: Revision | None = None
@@ -325,7 +327,8 @@ def ingest_paths(
         del doc
     if revision is None and not outcomes:
         first = report.skipped[0]
-        more = f" and {len(report.skipped) - 1} other files" if len(report.skipped) > 1 else ""
+        others = len(report.skipped) - 1
+        more = f" and {others} other file{'s' if others > 1 else ''}" if others else ""
         raise NotRulesError(
             f"no rules files to ingest: {first.path} ({first.reason}){more} skipped."
         )
@@ -559,22 +562,35 @@ def _write_document(
                 edition.superseded_in = revision.id
                 live.drop(edition)
 
-    document = Document(
-        name=doc.name,
-        path=doc.path,
-        origin=doc.origin,
-        sha256=doc.decoded.sha256,
-        encoding=doc.decoded.encoding,
-        newline=doc.decoded.newline,
-        size=doc.decoded.size,
-        revision_id=revision.id,
-    )
-    session.add(document)
+    # What extraction did (a PDF's page headers removed, an RTF's binary data skipped) first.
+    notes: list[str] = list(doc.decoded.notes)
+    document = session.scalars(
+        select(Document).where(Document.sha256 == doc.decoded.sha256)
+    ).first()
+    if document is not None:
+        # These very bytes were removed (or replaced by a newer version of the file) in an
+        # earlier revision: the file is back, with new editions (the removed ones stay in
+        # the history, readable with --as-of).
+        notes.append(
+            f"back in the store: its editions were taken out in revision {document.superseded_in}"
+        )
+        document.superseded_in = None
+        document.name, document.path, document.origin = doc.name, doc.path, doc.origin
+    else:
+        document = Document(
+            name=doc.name,
+            path=doc.path,
+            origin=doc.origin,
+            sha256=doc.decoded.sha256,
+            encoding=doc.decoded.encoding,
+            newline=doc.decoded.newline,
+            size=doc.decoded.size,
+            revision_id=revision.id,
+        )
+        session.add(document)
     session.flush()
 
     reused = 0
-    # What extraction did (a PDF's page headers removed, an RTF's binary data skipped) first.
-    notes: list[str] = list(doc.decoded.notes)
     linked: set[int] = set()  # editions of other files this file was recorded as a source of
     repeats: dict[int, int] = {}  # edition id -> times this file holds it, when more than once
     for position, (edition, content_hash) in enumerate(zip(doc.editions, hashes, strict=True)):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .conftest import run_cli, table_counts
+from .conftest import EXTRA, run_cli, table_counts
 
 
 def _slugs(db: Path, *extra: str) -> list[str]:
@@ -55,3 +55,28 @@ def test_an_unknown_edition_changes_nothing(store_copy: Path) -> None:
     assert result.stderr.count("\n") == 1 and "en-1999-01-01" in result.stderr
     assert table_counts(store_copy) == before  # en-2026-01-16 was not removed either
     assert run_cli("remove", db=store_copy).returncode == 2  # nothing named: usage error
+
+
+def test_a_removed_file_given_again_comes_back(store_copy: Path) -> None:
+    """Before, the file's bytes were still known: "Nothing changed: every file is already in
+    the store", and no command could bring the edition back."""
+    path = EXTRA / "cr-en-2013-05-01.txt"
+    removed = run_cli("remove", "en-2013-05-01", "--json", db=store_copy)
+    assert removed.returncode == 0, removed.stderr
+    revision = json.loads(removed.stdout)["revision_id"]
+    result = run_cli("ingest", "--json", str(path), db=store_copy)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    (outcome,) = report["files"]
+    assert (outcome["status"], outcome["editions"]) == ("added", 1)
+    assert f"taken out in revision {revision}" in outcome["note"]
+    assert "en-2013-05-01" in _slugs(store_copy)
+    shown = run_cli("show", "107.3", "--edition", "en-2013-05-01", db=store_copy)
+    assert shown.returncode == 0 and "Many objects use the letter X" in shown.stdout
+    # Its neighbours are aligned with it again, and the removal stays in the history.
+    assert "en-2012-07-01 en-2013-05-01" in {
+        f"{p['a']} {p['b']}" for p in report["alignments"]["aligned"]
+    }
+    assert _slugs(store_copy, "--as-of", str(revision)).count("en-2013-05-01") == 0
+    again = run_cli("ingest", "--json", str(path), db=store_copy)
+    assert json.loads(again.stdout)["files"][0]["status"] == "unchanged"
