@@ -256,6 +256,14 @@ def test_rule_prefix_goes_to_that_rule(engine):
     assert result.hits[0].label == "702.19b"
 
 
+@pytest.mark.parametrize("query", ["の", "이", "トークンの", "ー"])
+def test_kana_or_hangul_on_a_store_without_them_finds_nothing(engine, query):
+    """The corpus store has no Japanese or Korean text. A one-character kana or Hangul word
+    left no term at all, and the index was asked for an empty match: "fts5: syntax error
+    near ''" reached the user."""
+    assert _search(engine, query).hits == []
+
+
 def test_identical_texts_are_one_hit(engine):
     result = _search(engine, "stack", limit=50)
     keys = [(h.language, h.kind, h.term, h.text) for h in result.hits]

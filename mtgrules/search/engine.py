@@ -451,6 +451,10 @@ def _resolve_terms(
                 if _df(db, Term((word[:n],)), dfs) > 0:
                     terms.append(Term((word[:n],)))
                     break
+            else:
+                # None (a store without Japanese or Korean, a one-character word): searched
+                # as typed, it finds nothing, and says so.
+                terms.append(t)
         elif t.charwise and len(t.alts[0]) >= 3 and _df(db, t, dfs) == 0:
             unmatched.append(t.alts[0])
             words = han_words(
