@@ -169,3 +169,19 @@ def test_a_db_with_a_scheme_is_a_url(tmp_path: Path) -> None:
 def test_a_path_to_a_folder_is_one_line(tmp_path: Path) -> None:
     proc = run_cli("--db", str(tmp_path), "history")
     assert proc.returncode == 4 and "is a folder" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("db", "message"),
+    [
+        # A typo in a folder name: the whole corpus was ingested into a new folder tree.
+        ("{tmp}/no-such-folder/deeper/x.sqlite", "does not exist"),
+        # An unset shell variable: the user's default store was used (and filled) instead.
+        ("", "--db is empty"),
+    ],
+)
+def test_a_store_that_cannot_be_meant_is_refused(tmp_path: Path, db: str, message: str) -> None:
+    proc = run_cli("--db", db.format(tmp=tmp_path), "show", "107.3", cwd=tmp_path)
+    assert proc.returncode == 4 and message in proc.stderr
+    assert proc.stderr.count("\n") == 1
+    assert list(tmp_path.iterdir()) == []

@@ -66,10 +66,22 @@ def resolve_url(db: str | None) -> str:
     if path.is_dir():
         raise StoreError(f"{path} is a folder; give the path of a store file, e.g. {path}/rules.db")
     _refuse_non_sqlite(path)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise StoreError(f"cannot create the folder for the store {path}: {exc.strerror}") from None
+    if path == default_db_path():
+        # The default store's folder is the tool's own (~/.local/share/mtgrules): made on
+        # first use.
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(
+                f"cannot create the folder for the store {path}: {exc.strerror}"
+            ) from None
+    elif not path.parent.is_dir():
+        # A store named in a folder that is not there is a typo more often than a wish:
+        # the whole corpus was ingested into /nonexistent/dir/x.sqlite.
+        raise StoreError(
+            f"the folder {path.parent} does not exist; create it first, or give --db a "
+            "file in an existing folder."
+        )
     # Built, not parsed: the path's "?", "%" and ":" stay part of the file name.
     return URL.create("sqlite", database=str(path)).render_as_string(hide_password=False)
 

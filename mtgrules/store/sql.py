@@ -184,6 +184,9 @@ _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 def store_location(db: str | None) -> Path | str:
     """The store named by --db / $MTGRULES_DB / the default: a Path for a file (taken
     literally), or the URL string as given (only when it starts with a scheme)."""
+    if db is not None and not db.strip():
+        # An unset shell variable (--db "$STORE"): never the default store in its place.
+        raise StoreError("--db is empty; give a store file (rules.db) or a database URL.")
     value = db or os.environ.get(ENV_VAR)
     if not value:
         return default_db_path()
