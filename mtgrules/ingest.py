@@ -591,7 +591,14 @@ def _write_document(
     session.flush()
 
     reused = 0
-    linked: set[int] = set()  # editions of other files this file was recorded as a source of
+    # Editions of other files this file is recorded as a source of: a revived document keeps
+    # the links of its first ingest, so they are not written twice.
+    linked: set[int] = set(
+        session.scalars(
+            select(EditionSource.edition_id).where(EditionSource.document_id == document.id)
+        )
+    )
+    seen: set[int] = set()  # editions this file has given so far
     repeats: dict[int, int] = {}  # edition id -> times this file holds it, when more than once
     for position, (edition, content_hash) in enumerate(zip(doc.editions, hashes, strict=True)):
         if edition.date is None and edition.date_unreadable:
@@ -614,13 +621,15 @@ def _write_document(
                 else:
                     version_of = counterpart
         if existing is not None:
-            if existing.document_id == document.id or existing.id in linked:
+            if existing.id in seen:
                 # The same edition again in this very file (a page quoting it twice): one
                 # edition, one link to this file.
                 repeats[existing.id] = repeats.get(existing.id, 1) + 1
                 continue
-            session.add(EditionSource(edition_id=existing.id, document_id=document.id))
-            linked.add(existing.id)
+            seen.add(existing.id)
+            if existing.document_id != document.id and existing.id not in linked:
+                session.add(EditionSource(edition_id=existing.id, document_id=document.id))
+                linked.add(existing.id)
             reused += 1
             continue
         row = Edition(
@@ -651,6 +660,7 @@ def _write_document(
                 f"{version_of.date}) whose text differs; see: mtgrules diff {version_of.id} {row.id}"
             )
         live.add(row)
+        seen.add(row.id)
         insert_clauses(session, row.id, edition.clauses)
         outcome.editions += 1
         outcome.clauses += len(edition.clauses)

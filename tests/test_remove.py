@@ -80,3 +80,28 @@ def test_a_removed_file_given_again_comes_back(store_copy: Path) -> None:
     assert _slugs(store_copy, "--as-of", str(revision)).count("en-2013-05-01") == 0
     again = run_cli("ingest", "--json", str(path), db=store_copy)
     assert json.loads(again.stdout)["files"][0]["status"] == "unchanged"
+
+
+def test_a_file_back_to_its_earlier_bytes_keeps_one_link(new_store, tmp_path: Path) -> None:
+    """A file that held another file's edition, then other text, then its first bytes again:
+    its document comes back with the link it already had. Before, the link was written a
+    second time and the ingest died on a UNIQUE constraint (found by the hostile heavy
+    profile in CI)."""
+    first = (EXTRA / "cr-en-2012-07-01.txt").read_bytes()
+    original, copy = tmp_path / "a.txt", tmp_path / "b.txt"
+    original.write_bytes(first)
+    results = []
+    # b.txt: other bytes of the same edition (a second source of it), then another
+    # edition's text, then its first bytes again.
+    for data, paths in (
+        (first + b"\n", [original, copy]),
+        ((EXTRA / "cr-en-2008-05-01.txt").read_bytes(), [copy]),
+        (first + b"\n", [copy]),
+    ):
+        copy.write_bytes(data)
+        results.append(run_cli("ingest", "--json", *map(str, paths), db=new_store))
+    assert [r.returncode for r in results] == [0, 0, 0], [r.stderr for r in results]
+    back = json.loads(results[-1].stdout)["files"][0]
+    assert back["status"] == "new-version" and "back in the store" in back["note"]
+    assert "holds edition" not in back["note"]
+    assert _slugs(new_store) == ["en-2012-07-01"]
