@@ -282,13 +282,35 @@ def test_language_tag_is_checked_and_written_the_bcp47_way(given: str, tag: str)
     assert language_tag(given) == tag
 
 
-@pytest.mark.parametrize("bad", ["english", "e", "en US", "und", "12", "x-klingon"])
-def test_bad_lang_is_one_clear_line(tmp_path: Path, bad: str):
+@pytest.mark.parametrize(
+    "bad, why",
+    [
+        ("english", "not a language tag"),
+        ("e", "not a language tag"),
+        ("en US", "not a language tag"),
+        ("und", "not a language tag"),
+        ("12", "not a language tag"),
+        ("x-klingon", "not a language tag"),
+        # The shape of a tag, naming nothing: stored under it, the edition could never be
+        # paired with its English or found with --lang again.
+        ("xx", "not a registered language"),
+        ("zz-Hant", "not a registered language"),
+        ("en-AB", "not a registered language"),
+        ("fr-Abcd", "not a registered language"),
+    ],
+)
+def test_bad_lang_is_one_clear_line(tmp_path: Path, bad: str, why: str):
     db = tmp_path / "s.sqlite"
     result = run_cli("ingest", "--lang", bad, str(EXTRA / "cr-en-2026-01-16.txt"), db=db)
     assert result.returncode == 2
-    assert "not a language tag" in result.stderr
+    assert why in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+    assert not db.exists()  # refused before the store was opened
+
+
+@pytest.mark.parametrize("given", ["fil", "yue", "gsw-CH", "sr-Cyrl", "es-419", "nb", "ko-KR"])
+def test_registered_languages_beyond_the_usual_ones_are_taken(given: str):
+    assert language_tag(given) == given
 
 
 def test_lang_on_a_page_whose_two_languages_are_both_recognised_is_refused():

@@ -7,6 +7,11 @@ from 2019 has 2019's wording). Among editions still equal, the target when it is
 them (a text checked against 2025-11-14 that fits 2023 to 2026 as well is read as
 2025-11-14's: nothing in it says otherwise), else the newest: the text has been kept up to
 it, as far as anything in it can tell.
+
+Each file is its own text: a run over several files guesses one edition per file (a folder
+may hold notes written in 2008 beside an article of 2026), and ``Guesser`` keeps what the
+guesses share (which quotation fits which edition) so that many files cost little more
+than one.
 """
 
 from __future__ import annotations
@@ -66,54 +71,88 @@ class Evidence:
 def infer_written_for(
     line: EnglishLine, evidence: Evidence, target: EditionInfo | None = None
 ) -> WrittenFor:
-    counts = evidence.counts
-    total = sum(counts.values())
-    if not total:
-        return WrittenFor(line.newest, True, "no citations to tell from: the newest edition")
-    line.learn(counts)
-    exist: Counter[int] = Counter()
-    for label, n in counts.items():
-        for edition in line.holders(label):
-            exist[edition.id] += n
-    best = max(exist.values(), default=0)
-    if best == 0:
-        return WrittenFor(
-            line.newest,
-            True,
-            "none of the numbers cited is in any edition of the store: the newest edition",
+    return Guesser(line, target).guess(evidence)
+
+
+# Guesses kept for files whose citations are the same (source files citing one rule each).
+_GUESSES_KEPT = 4096
+
+
+class Guesser:
+    """The edition each text was written for, from its own citations (see the module's
+    docstring); what the guesses of many texts share is kept."""
+
+    def __init__(self, line: EnglishLine, target: EditionInfo | None = None):
+        self.line = line
+        self.target = target
+        self._fits: dict[tuple[int, str, str, str], bool] = {}
+        self._guesses: dict[tuple, WrittenFor] = {}
+
+    def guess(self, evidence: Evidence) -> WrittenFor:
+        key = (
+            tuple(sorted(evidence.counts.items())),
+            tuple((label, q.kind, q.text) for label, q in evidence.quotes),
         )
-    tied = [e for e in line.editions if exist[e.id] == best]
-    fit: Counter[int] = Counter()
-    if len(tied) > 1 and evidence.quotes:
-        labels = sorted({label for label, _q in evidence.quotes})
-        for e in tied:
-            line.preload(e, labels)
-            fit[e.id] = sum(
-                1
-                for label, quote in evidence.quotes
-                if matches(quote, [t.text for t in line.rule_texts(e, label)])
+        known = self._guesses.get(key)
+        if known is None:
+            if len(self._guesses) >= _GUESSES_KEPT:
+                self._guesses.clear()
+            known = self._guesses[key] = self._guess(evidence)
+        return known
+
+    def _fits_edition(self, edition: EditionInfo, label: str, quote: Quote) -> bool:
+        key = (edition.id, label, quote.kind, quote.text)
+        if key not in self._fits:
+            texts = [t.text for t in self.line.rule_texts(edition, label)]
+            self._fits[key] = matches(quote, texts)
+        return self._fits[key]
+
+    def _guess(self, evidence: Evidence) -> WrittenFor:
+        line, target = self.line, self.target
+        counts = evidence.counts
+        total = sum(counts.values())
+        if not total:
+            return WrittenFor(line.newest, True, "no citations to tell from: the newest edition")
+        line.learn(counts)
+        exist: Counter[int] = Counter()
+        for label, n in counts.items():
+            for edition in line.holders(label):
+                exist[edition.id] += n
+        best = max(exist.values(), default=0)
+        if best == 0:
+            return WrittenFor(
+                line.newest,
+                True,
+                "none of the numbers cited is in any edition of the store: the newest edition",
             )
-    target_id = target.id if target is not None else None
-    order = sorted(
-        line.editions,
-        key=lambda e: (exist[e.id], fit[e.id], e.id == target_id, e.date or "", e.id),
-        reverse=True,
-    )
-    chosen = order[0]
-    parts = [f"{best:,} of {total:,} citations are to numbers {chosen.slug} has"]
-    if fit[chosen.id]:
-        parts.append(
-            f"{fit[chosen.id]} of {len(evidence.quotes)} quotations beside them are its words"
+        tied = [e for e in line.editions if exist[e.id] == best]
+        fit: Counter[int] = Counter()
+        if len(tied) > 1 and evidence.quotes:
+            for e in tied:
+                fit[e.id] = sum(
+                    1 for label, quote in evidence.quotes if self._fits_edition(e, label, quote)
+                )
+        target_id = target.id if target is not None else None
+        order = sorted(
+            line.editions,
+            key=lambda e: (exist[e.id], fit[e.id], e.id == target_id, e.date or "", e.id),
+            reverse=True,
         )
-    equal = [e for e in tied if fit[e.id] == fit[chosen.id]]
-    if len(equal) > 1:
-        which = "the newest of them" if chosen.id == equal[-1].id else "the target among them"
-        parts.append(
-            f"{len(equal)} editions fit as well ({equal[0].slug} to {equal[-1].slug}): {which}"
-        )
-    else:
-        runner = next((e for e in order[1:]), None)
-        if runner is not None:
-            parts.append(f"next best: {runner.slug} with {exist[runner.id]:,}")
-    candidates = [Candidate(e.slug, exist[e.id], fit[e.id]) for e in order[:3]]
-    return WrittenFor(chosen, True, "; ".join(parts), candidates)
+        chosen = order[0]
+        parts = [f"{best:,} of {total:,} citations are to numbers {chosen.slug} has"]
+        if fit[chosen.id]:
+            parts.append(
+                f"{fit[chosen.id]} of {len(evidence.quotes)} quotations beside them are its words"
+            )
+        equal = [e for e in tied if fit[e.id] == fit[chosen.id]]
+        if len(equal) > 1:
+            which = "the newest of them" if chosen.id == equal[-1].id else "the target among them"
+            parts.append(
+                f"{len(equal)} editions fit as well ({equal[0].slug} to {equal[-1].slug}): {which}"
+            )
+        else:
+            runner = next((e for e in order[1:]), None)
+            if runner is not None:
+                parts.append(f"next best: {runner.slug} with {exist[runner.id]:,}")
+        candidates = [Candidate(e.slug, exist[e.id], fit[e.id]) for e in order[:3]]
+        return WrittenFor(chosen, True, "; ".join(parts), candidates)

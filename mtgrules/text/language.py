@@ -37,7 +37,25 @@ def language_tag(text: str) -> str:
         parts.append(m[2].title())
     if m[3]:
         parts.append(m[3].upper())
-    return "-".join(parts)
+    tag = "-".join(parts)
+    if not _registered(tag):
+        raise InputError(
+            f"--lang {text!r} is not a registered language (IANA language subtag registry); "
+            "give a BCP 47 tag such as de, it, pt-BR, ko or zh-Hant."
+        )
+    return tag
+
+
+def _registered(tag: str) -> bool:
+    """Is every subtag in the IANA registry? 'xx' and 'en-ZZ' have the shape of a tag but
+    name nothing: an edition stored under them could never be found or paired again."""
+    if tag in DISPLAY_ORDER:
+        return True  # the usual languages, answered without loading the registry
+    # langcodes ships the IANA registry (30 ms to load, only for other tags); a list written
+    # by hand would miss three-letter codes such as fil or yue, and go stale.
+    import langcodes
+
+    return bool(langcodes.tag_is_valid(tag))
 
 
 def base_language(tag: str) -> str:
