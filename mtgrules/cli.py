@@ -22,6 +22,15 @@ class _Group(click.Group):
 
     def invoke(self, ctx: click.Context):
         try:
+            return self._reporting(ctx)
+        except BaseException as exc:
+            code = getattr(exc, "code", getattr(exc, "exit_code", 1))
+            if code not in (0, None) and isinstance(ctx.obj, AppContext):
+                ctx.obj.discard_if_new()
+            raise
+
+    def _reporting(self, ctx: click.Context):
+        try:
             return super().invoke(ctx)
         except MtgRulesError as exc:
             _say(f"mtgrules: error: {exc}", err=True)
@@ -175,14 +184,31 @@ class AppContext:
     def __init__(self, db: str | None):
         self.db = db
         self._engine = None
+        self._created: Path | None = None  # the SQLite file this command created, if any
 
     @property
     def engine(self):
         if self._engine is None:
             from .store import open_store
+            from .store.sql import sqlite_path
 
+            path = sqlite_path(self.db)
+            if path is not None and not path.exists():
+                self._created = path
             self._engine = open_store(self.db, on_upgrade=_say_upgrading)
         return self._engine
+
+    def discard_if_new(self) -> None:
+        """The command failed: a store file it created, still without an edition, goes
+        (store/sql.py: discard_unused_store), so a mistyped first ingest leaves nothing."""
+        if self._created is None:
+            return
+        from .store.sql import discard_unused_store
+
+        if self._engine is not None:
+            self._engine.dispose()
+        discard_unused_store(self._created)
+        self._created = None
 
     @property
     def store_file(self) -> Path | None:

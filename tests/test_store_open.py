@@ -185,3 +185,30 @@ def test_a_store_that_cannot_be_meant_is_refused(tmp_path: Path, db: str, messag
     assert proc.returncode == 4 and message in proc.stderr
     assert proc.stderr.count("\n") == 1
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "given, code",
+    [
+        ("/etc/hostname", 2),  # a readable file with no rules
+        ("{tmp}/no-such-file.txt", 2),  # a typo in the file name
+    ],
+)
+def test_a_failed_first_ingest_leaves_no_store_behind(tmp_path: Path, given: str, code: int):
+    """Before, the new store was created, migrated and left there (188 KB, no edition): the
+    next command took it for a real store."""
+    db = tmp_path / "new.sqlite"
+    proc = run_cli("--db", str(db), "ingest", given.format(tmp=tmp_path), cwd=tmp_path)
+    assert proc.returncode == code and proc.stderr.count("\n") == 1, proc.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_failed_ingest_keeps_an_existing_store(tmp_path: Path):
+    """Only a store this very command created goes; an existing one, even with no edition
+    in it yet, stays as it was."""
+    db = tmp_path / "rules.db"
+    assert run_cli("--db", str(db), "history").returncode == 0  # created, migrated, empty
+    before = sha(db)
+    proc = run_cli("--db", str(db), "ingest", "/etc/hostname")
+    assert proc.returncode == 2
+    assert sha(db) == before

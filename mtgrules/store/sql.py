@@ -280,3 +280,30 @@ def open_lite(path: Path, schema_head: str) -> Iterator[LiteSession | None]:
             conn.execute("ROLLBACK")
     finally:
         conn.close()
+
+
+def discard_unused_store(path: Path) -> bool:
+    """Delete a SQLite store this very command created, when the command failed before an
+    edition was written: a mistyped `ingest` into a new --db left a 188 KB empty store that
+    the next command then took for a real one. Kept when it holds any edition (another
+    process may have filled it meanwhile) or is not readable as a store. True if deleted."""
+    try:
+        conn = sqlite3.connect(file_uri(path) + "?mode=ro", uri=True)
+        try:
+            held = conn.execute("SELECT 1 FROM edition LIMIT 1").fetchone()
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:
+        if "no such table" not in str(exc):
+            return False  # not ours to judge: leave it
+        held = None
+    if held is not None:
+        return False
+    for name in (path, *(Path(f"{path}{end}") for end in ("-wal", "-shm", "-journal"))):
+        try:
+            name.unlink()
+        except FileNotFoundError:
+            pass
+        except OSError:
+            return False
+    return True
