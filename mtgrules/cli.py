@@ -1227,7 +1227,7 @@ def cite(
     quotation beside it is not that rule's words). Exit code 1 when any citation is not
     current, 2 when a path cannot be read.
     """
-    from .cite.render import citation_lines, is_shown, json_chunks, summary_line
+    from .cite.render import citation_lines, file_heading, is_shown, json_chunks, summary_line
     from .cite.run import CiteRun, Skipped
 
     if fix and as_json:
@@ -1236,10 +1236,9 @@ def cite(
     stage_now: list[str] = []
 
     def tick(path: str, done: int) -> None:
-        stage = "counting citations in files" if done < 0 else "checking files"
-        if stage_now != [stage]:
-            stage_now[:] = [stage]
-            progress.stage(stage)
+        if not stage_now:
+            stage_now.append("checking files")
+            progress.stage(stage_now[0])
         progress.advance(item=str(path))
 
     out = click.get_binary_stream("stdout") if fix else None
@@ -1281,6 +1280,9 @@ def cite(
                 lines = ["\n".join(citation_lines(c)) for c in result.citations if is_shown(c)]
                 if lines:
                     progress.done()
+                    if result.written_for.inferred:
+                        # Each file is read as written for its own edition: say which.
+                        _say(file_heading(result))
                 for line in lines:
                     _say(line)  # quotes from the files read: through the sanitiser
         progress.done()

@@ -748,3 +748,73 @@ def test_a_folder_of_50000_files_in_bounded_memory(corpus_db, tmp_path) -> None:
     assert (small_n, large_n) == (5_000, 50_000)
     print(f"peak: {small_kb} KB for 5,000 files, {large_kb} KB for 50,000")
     assert large_kb - small_kb < 10_000, (small_kb, large_kb)
+
+
+# --- each file its own edition ------------------------------------------------------------------
+
+SEEDS_SHARED = Path("/work/shared/seeds")
+
+# (file, a line of it as it is in /work/shared/seeds, the edition it is read as written for,
+# its citations' statuses). Checked together in one run: 601 "Casting Spells" is today's
+# numbering (2009-07-11 on); 409 "Playing Spells and Activated Abilities" and 410 "Handling
+# Triggered Abilities" are the numbering before July 2009 (`mtgrules show 409 --all`). Read
+# as one text, the run took 2009-05-01 for all, and today's 601 became a quote-mismatch
+# ("Limited Range of Influence Option" was 2009's 601).
+EACH_FILE = [
+    (
+        "002_459ebb4253cf071c.txt",
+        "the controller of that spell or ability chooses and announces the value of X as "
+        "part of casting the spell or activating the ability. (See rule 601, “Casting "
+        "Spells.”) While a spell is on the stack, any X in its mana cost equals the "
+        "announced value.\n",
+        "en-2026-01-16",
+        ["current"],
+    ),
+    (
+        "003_d4b01747a11831e4.txt",
+        'If a cost has an "{X}" in it, the value of X must be announced as part of playing '
+        'the spell or ability. (See rule 409, "Playing Spells and Activated Abilities.")\n'
+        "In triggered abilities, X is defined when the ability resolves. It may be defined "
+        "by the text of the ability, by a keyword ability of the card, or by the trigger "
+        'event. See rule 410, "Handling Triggered Abilities."\n',
+        "en-2009-05-01",
+        ["removed", "renumbered"],
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def each_file_run(corpus_db, tmp_path_factory) -> tuple[dict, str]:
+    folder = tmp_path_factory.mktemp("each-file")
+    for name, text, _edition, _statuses in EACH_FILE:
+        if (SEEDS_SHARED / name).exists():
+            assert text.splitlines()[0][-40:] in (SEEDS_SHARED / name).read_text("utf-8")
+        (folder / name).write_text(text, "utf-8")
+    paths = [str(folder / name) for name, *_rest in EACH_FILE]
+    _code, doc = cite_json(corpus_db, *paths)
+    text = run_cli("cite", *paths, db=corpus_db)
+    return doc, text.stdout
+
+
+@pytest.mark.parametrize(("name", "text", "edition", "statuses"), EACH_FILE)
+def test_each_file_is_read_as_written_for_its_own_edition(
+    each_file_run, name: str, text: str, edition: str, statuses: list[str]
+) -> None:
+    doc, report = each_file_run
+    got = [c for c in doc["citations"] if Path(c["path"]).name == name]
+    assert [c["status"] for c in got] == statuses
+    assert {c["written_for"] for c in got} == {edition}
+    (entry,) = [f for f in doc["files"] if Path(f["path"]).name == name]
+    assert entry["written_for"]["edition"]["slug"] == edition
+    assert entry["written_for"]["inferred"] is True
+    assert entry["citations"] == len(statuses)
+    if set(statuses) != {"current"}:  # the file's section in the text report says it
+        assert re.search(rf"{re.escape(name)}: written for {edition} \(inferred: ", report)
+
+
+def test_the_runs_written_for_says_each_files_edition(each_file_run) -> None:
+    doc, report = each_file_run
+    reason = doc["written_for"]["reason"]
+    assert "each file's own" in reason
+    assert "en-2026-01-16 for 1 file" in reason and "en-2009-05-01 for 1 file" in reason
+    assert "3 current" not in report and "1 current, 1 renumbered, 1 removed." in report

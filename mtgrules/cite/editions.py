@@ -178,6 +178,10 @@ class EnglishLine:
             self._editions_read.popitem(last=False)
         return rows
 
+    def is_read(self, edition: EditionInfo) -> bool:
+        """Are the edition's rules in memory (``rule_texts`` costs no query)?"""
+        return edition.id in self._editions_read
+
     def rule_texts(self, edition: EditionInfo, label: str) -> list[RuleText]:
         """The clauses of a rule in an edition: itself first, then its subrules and examples
         (a section: its heading and the rules under it)."""

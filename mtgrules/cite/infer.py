@@ -128,7 +128,9 @@ class Guesser:
         tied = [e for e in line.editions if exist[e.id] == best]
         fit: Counter[int] = Counter()
         if len(tied) > 1 and evidence.quotes:
-            for e in tied:
+            # The editions already read first: the line keeps a few whole editions, and
+            # reading the others last leaves most of them read for the next file.
+            for e in sorted(tied, key=lambda e: not line.is_read(e)):
                 fit[e.id] = sum(
                     1 for label, quote in evidence.quotes if self._fits_edition(e, label, quote)
                 )

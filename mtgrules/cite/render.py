@@ -1,10 +1,12 @@
 """How `mtgrules cite` prints: one line per citation that is not current (as a compiler
-prints its warnings: path:line:column:), the texts under it, then a summary; or JSON,
-written as the results come (a run over a large tree never holds them all)."""
+prints its warnings: path:line:column:), the texts under it, each file's under a line
+saying which edition that file was read as written for, then a summary; or JSON, written
+as the results come (a run over a large tree never holds them all)."""
 
 from __future__ import annotations
 
 import json
+import tempfile
 from collections.abc import Iterator
 from typing import Any
 
@@ -85,6 +87,13 @@ def _short(text: str, limit: int = 300) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
+def file_heading(result: FileResult) -> str:
+    """The line above a file's citations: the edition it was read as written for."""
+    w = result.written_for
+    how = "inferred" if w.inferred else "given"
+    return f"{result.path}: written for {w.edition.slug} ({how}: {w.reason})"
+
+
 def summary_line(run: CiteRun) -> str:
     s = run.summary
     w = run.written_for
@@ -104,22 +113,35 @@ def summary_line(run: CiteRun) -> str:
 
 
 def json_chunks(run: CiteRun, results: Iterator[FileResult | Skipped]) -> Iterator[str]:
-    """The JSON document, in pieces, as the results come."""
-    head = run.header_json()
+    """The JSON document, in pieces, as the results come. Each file's entry under "files"
+    (the edition it was written for) is kept in a temporary file until the citations are
+    out, and the run's "written_for", known once every file is read, comes after them."""
     yield "{\n"
-    yield f'  "target": {json.dumps(head["target"], ensure_ascii=False)},\n'
-    yield f'  "written_for": {json.dumps(head["written_for"], ensure_ascii=False)},\n'
+    yield f'  "target": {json.dumps(run.target.header_json(), ensure_ascii=False)},\n'
     yield '  "citations": ['
     first = True
     skipped: list[Skipped] = []
-    for result in results:
-        if isinstance(result, Skipped):
-            skipped.append(result)
-            continue
-        for c in result.citations:
-            yield ("\n    " if first else ",\n    ") + json.dumps(c.as_json(), ensure_ascii=False)
-            first = False
-    yield ("\n  ],\n" if not first else "],\n")
+    with tempfile.SpooledTemporaryFile(max_size=1 << 20, mode="w+", encoding="utf-8") as files:
+        for result in results:
+            if isinstance(result, Skipped):
+                skipped.append(result)
+                continue
+            entry = json.dumps(result.entry_json(), ensure_ascii=False)
+            files.write(("\n    " if files.tell() == 0 else ",\n    ") + entry)
+            for c in result.citations:
+                yield ("\n    " if first else ",\n    ") + json.dumps(
+                    c.as_json(), ensure_ascii=False
+                )
+                first = False
+        yield ("\n  ],\n" if not first else "],\n")
+        yield '  "files": ['
+        any_file = files.tell() > 0
+        files.seek(0)
+        while chunk := files.read(1 << 16):
+            yield chunk
+        yield ("\n  ],\n" if any_file else "],\n")
+    written_for = json.dumps(run.written_for.as_json(), ensure_ascii=False)
+    yield f'  "written_for": {written_for},\n'
     yield f'  "skipped": {json.dumps([s.as_json() for s in skipped], ensure_ascii=False)},\n'
     yield f'  "summary": {json.dumps(run.summary.as_json(), ensure_ascii=False)}\n'
     yield "}\n"

@@ -1,14 +1,16 @@
 """`mtgrules cite`: the citations of files and folders checked against an edition.
 
-Two passes over the texts when the edition they were written for must be inferred (the
-first only counts the numbers cited), one when it is given: either way each file is read,
-checked and let go before the next, so that memory stays bounded whatever the number of
-files. Results come out file by file (``CiteRun.results``) for the command to print as they
-come.
+One pass over the texts: each file is read, the edition it was written for guessed from
+its own citations (unless given: then it is the same for all), its citations checked and
+the file let go before the next, so that memory stays bounded whatever the number of files.
+A folder may hold texts written for different editions: one file's numbers never decide how
+another's are read. Results come out file by file (``CiteRun.results``) for the command to
+print as they come.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,7 +21,7 @@ from .check import STATUSES, Checker, Verdict
 from .citations import Found, find_citations
 from .editions import EnglishLine
 from .fix import file_fix
-from .infer import Evidence, WrittenFor, infer_written_for
+from .infer import Evidence, Guesser, WrittenFor
 from .texts import Skip, Text, read, walk
 
 
@@ -32,6 +34,8 @@ class Citation(Record):
     status: str
     now: str | None
     evidence: dict[str, Any]
+    # The edition its file was read as written for (each file has its own guess).
+    written_for: str | None = field(default=None, metadata=OPTIONAL)
 
 
 @dataclass
@@ -39,8 +43,18 @@ class FileResult:
     path: str
     format: str
     citations: list[Citation]
+    written_for: WrittenFor
     fix: bytes | None = None  # this file's part of the unified diff (--fix)
     note: str | None = None  # why a file with renumberings has no fix
+
+    def entry_json(self) -> dict[str, Any]:
+        """The file's entry under "files" in the JSON: the edition it was written for."""
+        return {
+            "path": self.path,
+            "format": self.format,
+            "written_for": self.written_for.as_json(),
+            "citations": len(self.citations),
+        }
 
 
 @dataclass
@@ -66,8 +80,9 @@ class CiteSummary(Record):
 
 
 class CiteRun:
-    """One check of ``paths``: the target, the edition they were written for, and then the
-    results of each file as ``results()`` reads them."""
+    """One check of ``paths``: the target, then the results of each file (with the edition
+    it was written for) as ``results()`` reads them, and ``written_for`` for the whole run
+    once they are read."""
 
     def __init__(
         self,
@@ -83,38 +98,80 @@ class CiteRun:
         self.paths = paths
         self.fix = fix
         self.on_file = on_file
-        self._stdin: dict[str, bytes] = {}  # standard input, once read (two passes)
+        self._stdin: dict[str, bytes] = {}  # standard input, once read
         self.target: EditionInfo = (
             self.line.find(against, what="--against") if against else self.line.newest
         )
+        self.given: WrittenFor | None = None
         if written_for:
             edition = self.line.find(written_for, what="--written-for")
             said = f"--written-for {written_for}"
             if written_for != edition.slug:
                 said += ", the edition in force then"
-            self.written_for = WrittenFor(edition, False, said)
-        else:
-            self.written_for = self._infer()
-        self.checker = Checker(self.line, self.target, self.written_for.edition)
+            self.given = WrittenFor(edition, False, said)
+        self._guesser = Guesser(self.line, self.target)
+        self._checkers: dict[int, Checker] = {}  # by the edition written for
+        # Files with citations, by the edition guessed for them; the first one's guess.
+        self._guessed: Counter[int] = Counter()
+        self._first_guess: WrittenFor | None = None
         self.summary = CiteSummary(fixes=0 if fix else None)
         self.skipped: list[Skipped] = []
 
-    def _texts(self, first_pass: bool = False) -> Iterator[Text | Skip]:
+    def _texts(self) -> Iterator[Text | Skip]:
         done = 0
         for path in walk(self.paths):
             item = path if isinstance(path, Skip) else read(path, self._stdin)
             done += 1
             if self.on_file is not None:
-                self.on_file(item.path, done if not first_pass else -done)
+                self.on_file(item.path, done)
             yield item
 
-    def _infer(self) -> WrittenFor:
+    def _written_for_file(self, found: list[Found]) -> WrittenFor:
+        """The edition one file was written for: given, else guessed from its citations."""
+        if self.given is not None:
+            return self.given
         evidence = Evidence()
-        for item in self._texts(first_pass=True):
-            if isinstance(item, Text):
-                for found in find_citations(item.text):
-                    evidence.add(found.label, found.quote)
-        return infer_written_for(self.line, evidence, self.target)
+        for f in found:
+            evidence.add(f.label, f.quote)
+        guess = self._guesser.guess(evidence)
+        if found:
+            self._guessed[guess.edition.id] += 1
+            if self._first_guess is None:
+                self._first_guess = guess
+        return guess
+
+    def _checker(self, edition: EditionInfo) -> Checker:
+        checker = self._checkers.get(edition.id)
+        if checker is None:
+            checker = self._checkers[edition.id] = Checker(self.line, self.target, edition)
+        return checker
+
+    @property
+    def written_for(self) -> WrittenFor:
+        """The edition the texts were written for: given, or (once the results are read)
+        what the files' own guesses say: a lone file's guess whole, else the edition most
+        files were guessed for, with how many files each edition was guessed for."""
+        if self.given is not None:
+            return self.given
+        if not self._guessed or self._first_guess is None:
+            return self._guesser.guess(Evidence())
+        if len(self._guessed) == 1 and sum(self._guessed.values()) == 1:
+            return self._first_guess
+        by_id = {e.id: e for e in self.line.editions}
+        ranked = sorted(
+            self._guessed.items(),
+            key=lambda kv: (kv[1], by_id[kv[0]].date or "", kv[0]),
+            reverse=True,
+        )
+        files = sum(self._guessed.values())
+        if len(ranked) == 1:
+            each = f"{by_id[ranked[0][0]].slug} for all {files:,} files with citations"
+        else:
+            each = ", ".join(
+                f"{by_id[i].slug} for {n:,} file{'s' if n != 1 else ''}" for i, n in ranked
+            )
+        reason = f"each file's own, from its citations: {each}"
+        return WrittenFor(by_id[ranked[0][0]], True, reason)
 
     def results(self) -> Iterator[FileResult | Skipped]:
         summary = self.summary
@@ -131,9 +188,15 @@ class CiteRun:
             summary.files += 1
             found = find_citations(item.text)
             self.line.learn(f.label for f in found)
-            checked = [(f, self.checker.check(f, item.text)) for f in found]
+            written_for = self._written_for_file(found)
+            checker = self._checker(written_for.edition)
+            checked = [(f, checker.check(f, item.text)) for f in found]
+            slug = written_for.edition.slug
             result = FileResult(
-                item.path, item.format, [self._citation(item, f, v) for f, v in checked]
+                item.path,
+                item.format,
+                [self._citation(item, f, v, slug) for f, v in checked],
+                written_for,
             )
             for c in result.citations:
                 summary.statuses[c.status] += 1
@@ -146,7 +209,7 @@ class CiteRun:
                 summary.fixes = (summary.fixes or 0) + fixed.replaced
             yield result
 
-    def _citation(self, text: Text, found: Found, verdict: Verdict) -> Citation:
+    def _citation(self, text: Text, found: Found, verdict: Verdict, written_for: str) -> Citation:
         line, column = text.position(found.start)
         evidence = dict(verdict.evidence)
         written = found.written if found.written is not None else found.range_text
@@ -154,9 +217,13 @@ class CiteRun:
             evidence["written"] = written
         if found.range_text is not None:
             evidence["range"] = found.range_text
-        return Citation(text.path, line, column, found.label, verdict.status, verdict.now, evidence)
+        return Citation(
+            text.path, line, column, found.label, verdict.status, verdict.now, evidence, written_for
+        )
 
     def header_json(self) -> dict[str, Any]:
+        """The run's own keys: the target, and the edition the texts were written for (once
+        the results are read, when it is inferred)."""
         return {"target": self.target.header_json(), "written_for": self.written_for.as_json()}
 
     def exit_code(self) -> int:
@@ -175,6 +242,7 @@ class CiteReport(Record):
     citations: list[Citation]
     skipped: list[Skipped]
     summary: CiteSummary
+    files: list[dict[str, Any]] = field(default_factory=list)  # each file's own written_for
 
     def as_json(self) -> dict[str, Any]:
         out = super().as_json()
@@ -192,7 +260,9 @@ def cite_paths(
     collected in one report."""
     run = CiteRun(db, paths, against=against, written_for=written_for)
     citations: list[Citation] = []
+    files: list[dict[str, Any]] = []
     for result in run.results():
         if isinstance(result, FileResult):
             citations.extend(result.citations)
-    return CiteReport(run.target, run.written_for, citations, run.skipped, run.summary)
+            files.append(result.entry_json())
+    return CiteReport(run.target, run.written_for, citations, run.skipped, run.summary, files)
