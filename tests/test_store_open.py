@@ -212,3 +212,31 @@ def test_a_failed_ingest_keeps_an_existing_store(tmp_path: Path):
     proc = run_cli("--db", str(db), "ingest", "/etc/hostname")
     assert proc.returncode == 2
     assert sha(db) == before
+
+
+def _damaged_pages(folder: Path, store: Path) -> Path:
+    """A real store whose schema is intact but whose later pages (clauses, the search
+    index) were overwritten, as a disk error or a copy cut short leaves them."""
+    path = folder / "pages.sqlite"
+    data = bytearray(store.read_bytes())
+    page = 4096
+    for start in range(len(data) // (3 * page) * page, len(data), page):
+        data[start + 8 : start + page] = bytes(range(256)) * 15 + bytes(248)
+    path.write_bytes(bytes(data))
+    return path
+
+
+@pytest.mark.parametrize("command", [["show", "107.3"], ["search", "trample"]])
+def test_a_store_with_damaged_pages_says_so_in_one_line(
+    _corpus_template: Path, tmp_path: Path, command: list[str]
+) -> None:
+    """Before: "the store failed (database disk image is malformed); nothing was written",
+    after a read that writes nothing anyway, and with no next step."""
+    path = _damaged_pages(tmp_path, _corpus_template)
+    before = sha(path)
+    proc = run_cli("--db", str(path), *command)
+    assert proc.returncode == 4, proc.stderr
+    line = proc.stderr.strip()
+    assert "\n" not in line and "damaged" in line and "restore it from a copy" in line, line
+    assert "nothing was written" not in line and "internal error" not in line
+    assert sha(path) == before

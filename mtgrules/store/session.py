@@ -247,9 +247,9 @@ def session_scope(engine: Engine, *, write: bool = True) -> Iterator[Session]:
         # file): rolled back too. The driver's message may span lines and quote SQL; the
         # first line says what failed. (Hot reads go straight to sqlite3, store/sql.py:
         # its errors arrive unwrapped.)
-        raise StoreError(
-            f"the store failed ({first_line(getattr(exc, 'orig', exc))}); nothing was written."
-        ) from None
+        from .sql import store_failed
+
+        raise store_failed(first_line(getattr(exc, "orig", exc)), write=write) from None
 
 
 # PostgreSQL's "insufficient privilege": a ProgrammingError that the user's role causes.

@@ -275,11 +275,27 @@ def open_lite(path: Path, schema_head: str) -> Iterator[LiteSession | None]:
             if isinstance(exc, sqlite3.IntegrityError | sqlite3.ProgrammingError):
                 raise  # our own SQL: a bug to report
             # Locked for too long, an I/O error, a damaged page met half-way.
-            raise StoreError(f"the store failed ({exc}); nothing was written.") from None
+            raise store_failed(str(exc), write=False) from None
         finally:
             conn.execute("ROLLBACK")
     finally:
         conn.close()
+
+
+# SQLite's words for a file whose pages are damaged (a disk error, a copy cut short).
+_DAMAGED = ("malformed", "not a database", "corrupt")
+
+
+def store_failed(detail: str, *, write: bool) -> StoreError:
+    """The one message for a store that failed under a command (the driver's ``detail``):
+    a damaged file says what to do about it; a write says that nothing was written."""
+    outcome = "; nothing was written." if write else "."
+    if any(word in detail.lower() for word in _DAMAGED):
+        return StoreError(
+            f"the store file is damaged ({detail}): restore it from a copy, or build a new "
+            f"one with: mtgrules --db NEW.sqlite ingest{outcome}"
+        )
+    return StoreError(f"the store failed ({detail}){outcome}")
 
 
 def discard_unused_store(path: Path) -> bool:
