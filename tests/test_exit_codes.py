@@ -132,6 +132,26 @@ def test_ids_past_what_the_database_holds_are_not_found(corpus_db, args, code, m
     assert counts_of(corpus_db) == before
 
 
+# Requests that name one thing twice where two are needed: before, each was accepted
+# (align --editions X X reported every clause matching itself; --store would have kept it).
+SAME_TWICE = [
+    (["align", "--editions", "en-2026-01-16", "en-2026-01-16"], "names one edition twice"),
+    (["align", "--editions", "zh-Hans-2026-01-16", "zh-Hans-2026-01-16", "--store"], "twice"),
+    (["export", "tmx", "--source-lang", "en", "--target-lang", "en"], "are one language"),
+    (["export", "tmx", "--source-lang", "zh", "--target-lang", "zh-Hans"], "one language"),
+]
+
+
+@pytest.mark.parametrize("args, message", SAME_TWICE, ids=[" ".join(a) for a, _ in SAME_TWICE])
+def test_one_thing_named_twice_is_a_usage_error(corpus_db, tmp_path, args, message):
+    before = counts_of(corpus_db)
+    proc = run_cli("--db", str(corpus_db), *args, cwd=tmp_path)
+    assert proc.returncode == 2, proc.stderr
+    assert message in one_line(proc.stderr)
+    assert counts_of(corpus_db) == before
+    assert list(tmp_path.iterdir()) == []  # no TMX written
+
+
 # --- the API: every public function, hostile values of the right types --------------------
 
 

@@ -178,6 +178,11 @@ def test_a_path_to_a_folder_is_one_line(tmp_path: Path) -> None:
         ("{tmp}/no-such-folder/deeper/x.sqlite", "does not exist"),
         # An unset shell variable: the user's default store was used (and filled) instead.
         ("", "--db is empty"),
+        # Databases a store cannot live in: before, "No module named 'MySQLdb'".
+        ("mysql://user:secret@127.0.0.1/rules", "not mysql"),
+        ("mssql+pyodbc://127.0.0.1/rules", "not mssql"),
+        # PostgreSQL through a driver mtgrules does not install: which one to use instead.
+        ("postgresql+asyncpg://user:secret@127.0.0.1/rules", "mtgrules[postgres]"),
     ],
 )
 def test_a_store_that_cannot_be_meant_is_refused(tmp_path: Path, db: str, message: str) -> None:

@@ -67,6 +67,13 @@ def run_align(
 
         a = find_edition(infos, editions[0])
         b = find_edition(infos, editions[1])
+        if a.id == b.id:
+            # An edition against itself: every clause matches, and --store would record
+            # that as a link between two editions.
+            raise QueryError(
+                f"--editions names one edition twice ({a.slug}); give two different ones, "
+                "e.g. mtgrules align --editions en-2018-10-05 en-2019-10-04"
+            )
         if learn_terms:
             from ..termbase import sync_termbase
             from .learning import learn_terms as learn

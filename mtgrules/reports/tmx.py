@@ -105,9 +105,17 @@ def tmx_units(
     from ..errors import NotFoundError
     from ..store.queries import list_editions
     from ..text.labels import rule_scope
-    from ..text.language import matches_language
+    from ..errors import QueryError
+    from ..text.language import matches_language, same_tag
     from .common import followed_english, newest_english
 
+    if same_tag(source, target):
+        # A translation memory pairs two languages; en with en would pair each English
+        # edition with another one (or with itself).
+        raise QueryError(
+            f"--source-lang {source} and --target-lang {target} are one language; give the "
+            f"translation's language as --target-lang, e.g. mtgrules export tmx --target-lang fr"
+        )
     infos = list_editions(session, as_of)
     targets = [e for e in infos if matches_language(e.language, target) and e.kind == "rules"]
     if not targets:

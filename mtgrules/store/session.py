@@ -86,14 +86,24 @@ def resolve_url(db: str | None) -> str:
     return URL.create("sqlite", database=str(path)).render_as_string(hide_password=False)
 
 
+# The databases a store can live in (the schema's migrations are tested on these two).
+_BACKENDS = ("sqlite", "postgresql", "postgres")
+
+
 def _server_url(value: str) -> str:
     try:
-        make_url(value)
+        url = make_url(value)
     except ArgumentError:
         raise StoreError(
             f"'{value}' is not a database URL; give a file path or a "
             "URL such as sqlite:///rules.db or postgresql://host/db."
         ) from None
+    if url.get_backend_name() not in _BACKENDS:
+        # Before: "No module named 'MySQLdb'", as if a driver were all that was missing.
+        raise StoreError(
+            f"mtgrules keeps its store in SQLite or PostgreSQL, not {url.get_backend_name()}: "
+            "give a file (rules.db) or a URL such as postgresql://user@host/db."
+        )
     if value.startswith("postgres://"):
         value = "postgresql://" + value[len("postgres://") :]
     if value.startswith("postgresql://"):
@@ -211,7 +221,13 @@ def _pg_begin(conn) -> None:
 def make_engine(url: str) -> Engine:
     try:
         engine = create_engine(url)
-    except (ArgumentError, ImportError) as exc:
+    except ImportError as exc:
+        raise StoreError(
+            f"cannot open the store at {make_url(url).render_as_string(hide_password=True)}: "
+            f"its driver is not installed ({exc}); use postgresql://user@host/db after "
+            "pip install 'mtgrules[postgres]'"
+        ) from None
+    except ArgumentError as exc:
         raise StoreError(f"cannot open the store at {url}: {exc}") from None
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_pragmas)
