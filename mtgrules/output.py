@@ -78,6 +78,20 @@ def check_outputs(
                     "one would overwrite the other. Give them different names."
                 )
         seen.append((opt, path, me))
+        _check_folder(opt, path)
+
+
+def _check_folder(opt: str, path: Path) -> None:
+    """The output's folder exists and is a folder: found before the work, not after it
+    (a typo in -o's folder once cost a whole report's run, then blamed the disk)."""
+    folder = real_path(path).parent
+    if not folder.exists():
+        raise InputError(
+            f"{opt} {path}: the folder {folder} does not exist; create it first or give "
+            f"{opt} a file in an existing folder."
+        )
+    if not folder.is_dir():
+        raise InputError(f"{opt} {path}: {folder} is not a folder; give {opt} another path.")
 
 
 def write_file(path: Path, data: str | bytes) -> None:
@@ -105,12 +119,22 @@ def write_files(files: Sequence[tuple[Path, str | bytes]]) -> None:
     except OSError as exc:
         kept = " (the previous file is unchanged)" if current and current.exists() else ""
         raise InputError(
-            f"cannot write {current}: {exc.strerror or exc}{kept}; free some space or choose "
-            "another output path"
+            f"cannot write {current}: {exc.strerror or exc}{kept}; {_what_to_do(exc)}"
         ) from None
     finally:
         for _path, _target, tmp in staged:
             tmp.unlink(missing_ok=True)  # already renamed on success: nothing to remove
+
+
+def _what_to_do(exc: OSError) -> str:
+    """The next step for a failed write, by its cause: space only when space ran out."""
+    import errno
+
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+        return "free some space or choose another output path"
+    if exc.errno == errno.ENOENT:
+        return "create its folder first or choose another output path"
+    return "choose another output path"
 
 
 def _write_aside(target: Path, raw: bytes) -> Path:

@@ -71,6 +71,30 @@ def test_an_output_naming_the_store_is_refused_and_the_store_kept(
     assert (folder / "link.html").is_symlink()
 
 
+# An output whose folder is missing or is a file: refused before the work is done. Before,
+# the report was computed, then "No such file or directory; free some space".
+BAD_FOLDERS = [
+    ("a missing folder", "no-such-folder/deeper/out.html", "does not exist"),
+    ("a file as its folder", "store.sqlite/out.html", "is not a folder"),
+]
+
+
+@pytest.mark.sqlite_only  # the store's file stands in for "a file as its folder"
+@pytest.mark.parametrize("how, out, message", BAD_FOLDERS, ids=[b[0] for b in BAD_FOLDERS])
+@pytest.mark.parametrize("command", WRITERS, ids=[" ".join(c[:2]) for c in WRITERS])
+def test_an_output_in_no_folder_is_refused_first(
+    store_copy: Path, command: list[str], how: str, out: str, message: str
+) -> None:
+    folder = store_copy.parent
+    before = sorted(p.name for p in folder.iterdir())
+    args = [a.replace("{out}", out) for a in command]
+    proc = run_cli("--db", str(store_copy), *args, cwd=folder, timeout=120)
+    assert proc.returncode == 2, (how, proc.stderr)
+    line = proc.stderr.strip()
+    assert "\n" not in line and message in line and "space" not in line, line
+    assert sorted(p.name for p in folder.iterdir()) == before
+
+
 # export xliff writes two files: each must not be the other.
 SELF_OVERWRITES = [
     ("-o names the TMX that goes beside it", ["-o", "job.tmx"]),
