@@ -1245,9 +1245,12 @@ def cite(
 
     def said(results):
         """The results, each skipped path told on stderr as it comes (an unreadable one
-        always; a binary file's note in text mode, where JSON lists it under skipped)."""
+        always; a binary file's note in text mode, where JSON lists it under skipped); a
+        file named on the command line is told by the run's error at the end."""
         for result in results:
-            if isinstance(result, Skipped) and (result.unreadable or not as_json):
+            if isinstance(result, Skipped) and result.named:
+                pass
+            elif isinstance(result, Skipped) and (result.unreadable or not as_json):
                 kind = "error" if result.unreadable else "note"
                 progress.done()
                 _say(f"mtgrules: {kind}: {result.path}: {result.reason}; skipped.", err=True)
@@ -1291,6 +1294,9 @@ def cite(
             if fix:
                 line += f" The diff replaces {run.summary.fixes or 0:,} numbers."
             _say(line, err=fix)
+        error = run.named_error()
+        if error is not None:
+            raise error  # one line, exit code 2 (_Group)
     sys.exit(run.exit_code())
 
 

@@ -10,19 +10,21 @@ print as they come.
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..record import OPTIONAL, Record
+from ..errors import InputError
+from ..record import INTERNAL, OPTIONAL, Record
 from ..store.queries import EditionInfo
 from .check import STATUSES, Checker, Verdict
 from .citations import Found, find_citations
 from .editions import EnglishLine
 from .fix import file_fix
 from .infer import Evidence, Guesser, WrittenFor
-from .texts import Skip, Text, read, walk
+from .texts import STDIN, Skip, Text, check_named, named_unreadable, read, walk
 
 
 @dataclass
@@ -62,6 +64,8 @@ class Skipped(Record):
     path: str
     reason: str
     unreadable: bool
+    # Named on the command line (not met in a folder): the run ends in an InputError.
+    named: bool = field(default=False, metadata=INTERNAL)
 
 
 @dataclass
@@ -94,8 +98,11 @@ class CiteRun:
         fix: bool = False,
         on_file: Callable[[str, int], None] | None = None,
     ):
+        check_named(paths)  # a mistyped path is refused before any work
         self.line = EnglishLine.read(db)
         self.paths = paths
+        self._named = set(paths)
+        self._folders_unread: list[Skip] = []
         self.fix = fix
         self.on_file = on_file
         self._stdin: dict[str, bytes] = {}  # standard input, once read
@@ -119,12 +126,22 @@ class CiteRun:
 
     def _texts(self) -> Iterator[Text | Skip]:
         done = 0
-        for path in walk(self.paths):
-            item = path if isinstance(path, Skip) else read(path, self._stdin)
-            done += 1
-            if self.on_file is not None:
-                self.on_file(item.path, done)
-            yield item
+        for given in self.paths:
+            read_here = left_out = 0
+            for path in walk([given]):
+                item = path if isinstance(path, Skip) else read(path, self._stdin)
+                done += 1
+                if self.on_file is not None:
+                    self.on_file(item.path, done)
+                if isinstance(item, Text):
+                    read_here += 1
+                else:
+                    left_out += 1
+                yield item
+            if not read_here and given != STDIN and os.path.isdir(given):
+                # A folder named that gave nothing to read: nothing was checked there.
+                what = f"no file cite can read ({left_out:,} skipped)" if left_out else "no file"
+                self._folders_unread.append(Skip(given, f"a folder with {what}", True))
 
     def _written_for_file(self, found: list[Found]) -> WrittenFor:
         """The edition one file was written for: given, else guessed from its citations."""
@@ -177,8 +194,11 @@ class CiteRun:
         summary = self.summary
         for item in self._texts():
             if isinstance(item, Skip):
-                skipped = Skipped(item.path, item.reason, item.error)
-                if item.error:
+                # A file named on the command line is what was asked for: any reason it
+                # cannot be read is an error (a binary file met in a folder is a note).
+                named = item.path in self._named
+                skipped = Skipped(item.path, item.reason, item.error or named, named)
+                if skipped.unreadable:
                     summary.unreadable += 1
                 else:
                     summary.skipped += 1
@@ -226,6 +246,13 @@ class CiteRun:
         the results are read, when it is inferred)."""
         return {"target": self.target.header_json(), "written_for": self.written_for.as_json()}
 
+    def named_error(self) -> InputError | None:
+        """The error for the files named on the command line that could not be read (once
+        the results are read), None when there are none."""
+        named = [Skip(s.path, s.reason, True) for s in self.skipped if s.named]
+        named += self._folders_unread
+        return named_unreadable(named) if named else None
+
     def exit_code(self) -> int:
         """2 when a path could not be read, 1 when a citation is not current, else 0."""
         if self.summary.unreadable:
@@ -265,4 +292,7 @@ def cite_paths(
         if isinstance(result, FileResult):
             citations.extend(result.citations)
             files.append(result.entry_json())
+    error = run.named_error()
+    if error is not None:
+        raise error
     return CiteReport(run.target, run.written_for, citations, run.skipped, run.summary, files)

@@ -5,6 +5,11 @@ order. Text files of any kind (source code, Markdown, HTML, plain text) are read
 so that line and column are those of the file; PDF, DOCX, Word .doc and RTF go through the
 intake's extractors (their "line" is a paragraph of the extracted text). Binary files of
 other kinds are skipped with a note; an unreadable path gets one line.
+
+A path named on the command line is what the user asked for: one that does not exist, is
+not a file or folder, or cannot be opened is refused before any work (``check_named``), and
+a named file whose bytes are no text cite can read is an error, not a note
+(``named_unreadable``), both as an InputError.
 """
 
 from __future__ import annotations
@@ -16,12 +21,17 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..errors import MtgRulesError
+from ..errors import InputError, MtgRulesError
 from ..sources.decode import decode_text
 from ..sources.detect import detect_container
 from ..sources.formats import MAX_BYTES, TEXT
 
 STDIN = "-"
+
+# What to do about a named path cite cannot read, after why.
+_CHECK_PATH = "check the path (cite reads files and folders)"
+_CONVERT = "cite reads text, PDF, DOCX, .doc and RTF files: convert it, or leave it out"
+_NAME_TEXTS = "name the files or folders that hold the texts to check"
 
 
 @dataclass
@@ -56,6 +66,49 @@ class Skip:
 
 
 Item = Text | Skip
+
+
+def check_named(paths: list[str]) -> None:
+    """Refuse, before any work, a named path that does not exist, is neither a file nor a
+    folder, or cannot be opened or listed (InputError: one line, exit code 2)."""
+    for given in paths:
+        if given == STDIN:
+            continue
+        try:
+            st = os.stat(given)
+            if stat.S_ISDIR(st.st_mode):
+                with os.scandir(given) as it:
+                    next(it, None)
+                continue
+            if not stat.S_ISREG(st.st_mode):
+                raise InputError(f"{given}: not a regular file; {_CONVERT}")
+            with open(given, "rb"):
+                pass
+        except FileNotFoundError:
+            raise InputError(f"{given}: no such file or folder; {_CHECK_PATH}") from None
+        except NotADirectoryError:
+            raise InputError(
+                f"{given}: not a folder (a file named with a trailing /); {_CHECK_PATH}"
+            ) from None
+        except PermissionError:
+            raise InputError(
+                f"{given}: permission denied; make it readable (chmod) or leave it out"
+            ) from None
+        except OSError as exc:
+            raise InputError(f"{given}: cannot be read ({exc.strerror}); {_CHECK_PATH}") from None
+
+
+def named_unreadable(skips: list[Skip]) -> InputError:
+    """The error for named files that were read but hold no text cite can read (a binary
+    file, bytes no encoding fits): one line naming them and what to do."""
+    if len(skips) == 1:
+        what = _NAME_TEXTS if skips[0].reason.startswith("a folder with") else _CONVERT
+        return InputError(f"{skips[0].path}: {skips[0].reason}; {what}")
+    listed = ", ".join(f"{s.path} ({s.reason})" for s in skips[:5])
+    more = f" and {len(skips) - 5:,} more" if len(skips) > 5 else ""
+    folders = all(s.reason.startswith("a folder with") for s in skips)
+    what = _NAME_TEXTS if folders else _CONVERT
+    return InputError(f"{len(skips):,} paths named cannot be read: {listed}{more}; {what}")
 
 
 def walk(paths: list[str]) -> Iterator[str | Skip]:
