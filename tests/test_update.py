@@ -449,3 +449,16 @@ def test_a_clauses_flags_read_for_a_report_are_the_stored_list(corpus_db):
         assert [c.flags for c in edition_clauses(lite, credit.edition_id)] == [
             c.flags for c in views
         ]
+
+
+def test_update_after_its_english_was_removed_says_what_to_ingest(new_store) -> None:
+    """Ingesting the Chinese brought its English from the packed archive; once that English
+    is removed, update said "no dated English edition to update to; give one: --to E", a
+    usage error, when no --to could help."""
+    zh = EXTRA / "cr-zh-2026-01-16.txt"
+    assert run_cli("ingest", str(zh), db=new_store).returncode == 0
+    assert run_cli("remove", "en-2026-01-16", db=new_store).returncode == 0
+    proc = run_cli("update", "zh-Hans-2026-01-16", db=new_store)
+    assert proc.returncode == 3, proc.stderr
+    line = proc.stderr.strip()
+    assert "\n" not in line and "no dated English edition" in line and "ingest" in line, line

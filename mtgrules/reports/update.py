@@ -26,7 +26,7 @@ from ..align.glossary import term_key
 from ..align.reference import SourceChoice, find_source
 from ..align.renumbering import Renumbering, is_renumbered, renumbering
 from ..align.scope import Scope, covered_scope
-from ..errors import QueryError
+from ..errors import NotFoundError, QueryError
 from ..record import INTERNAL, OPTIONAL, Record
 from ..store.queries import (
     ClauseView,
@@ -345,7 +345,16 @@ def _update_report(
     else:
         newest = newest_english(infos, exclude=target.id)
         if newest is None:
-            raise QueryError("no dated English edition to update to; give one: --to E")
+            # NotFound, not a usage error: the command was right, the store lacks the English
+            # (never ingested, or removed since).
+            undated = [e for e in infos if is_english(e.language) and e.id != target.id]
+            which = (
+                f"; an undated one can be named: --to {undated[0].slug}"
+                if undated
+                else "; ingest one first (a rules file, or mtgrules ingest --archive for "
+                "every English edition 2003-2026), then run update again"
+            )
+            raise NotFoundError(f"the store holds no dated English edition to update to{which}")
         reference = newest
     if not is_english(reference.language):
         raise QueryError(
