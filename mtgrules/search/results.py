@@ -142,6 +142,16 @@ class SearchResult:
     # say it is written in (maná: es; coût: fr; 堆疊: zh-Hant), else English.
     languages: list[str] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        # The rank decides the order; relevance is measured apart from it (rank.py), and a
+        # hit placed lower (a subrule after its rule, an older wording after today's) could
+        # show more than one above it: 98% under 96%. A reader takes the bar as the order,
+        # so it never rises down the list.
+        ceiling = 1.0
+        for hit in self.hits:
+            hit.relevance = min(hit.relevance, ceiling)
+            ceiling = hit.relevance
+
     def as_json(self) -> dict[str, Any]:
         return {
             "query": self.query,
