@@ -288,6 +288,21 @@ def test_the_relevance_shown_never_rises_down_the_list(engine, query):
     assert shown == sorted(shown, reverse=True)
 
 
+# What a hit says of its history does not depend on how many hits were asked for: "stack"
+# was "also in 14 editions" with --limit 1 and 18 with --limit 30 (the 2006-2009 wording
+# of the glossary entry was found only on a longer page).
+@pytest.mark.parametrize("query", ["stack", "trample", "summoning sickness", "coût de mana"])
+def test_a_hits_editions_do_not_depend_on_the_limit(engine, query):
+    def editions(limit: int) -> dict[tuple, list[str]]:
+        hits = _search(engine, query, limit=limit).as_json()["hits"]
+        return {(h["edition"], h["label"], h["term"]): h["editions"] for h in hits}
+
+    long = editions(30)
+    for limit in (1, 5):
+        for key, held in editions(limit).items():
+            assert key in long and held == long[key], (limit, key)
+
+
 def test_nothing_found_is_not_an_error(engine):
     assert _search(engine, "zzzzqqqq xxxyyy").hits == []
 
