@@ -29,6 +29,7 @@ from mtgrules.text.labels import split_labelled_line
 from .conftest import (
     EXTRA,
     ROOT,
+    SHARED,
     copy_store,
     drop_store,
     run_cli,
@@ -145,6 +146,35 @@ DETAILS = [
     ),
     # A quotation in a text is not a comment's rule text: "See rule 613.1. The text..."
     ("see rule 613.1. The text after it", "613.1", "613.1", None, None),
+    # A term before a parenthesis that points to its rule is no quotation of it: the
+    # Japanese translation's lists of subtypes (ja-2026-01-16 205.3g, 205.3h) and its terms
+    # (701.32's 「計略を実行中にする」). The same with full-width parentheses, and in English.
+    (
+        "アーティファクト・タイプには、「アトラクション／Attraction」(rule 717 参照)「血／Blood」",
+        "717",
+        "717",
+        None,
+        None,
+    ),
+    ("「クラス／Class」(rule 716 参照)「呪い／Curse」", "716", "716", None, None),
+    ("「装備品／Equipment」（rule 301.5 参照）「食物／Food」", "301.5", "301.5", None, None),
+    ("この行動を「計略を実行中にする」(rule 701.32 参照)と言う。", "701.32", "701.32", None, None),
+    ("The artifact types are “Attraction” (see rule 717), Blood", "717", "717", None, None),
+    # A quotation before a parenthesis that attributes it, half- or full-width.
+    (
+        "「如果一個咒語或起動式異能的費用中有X」（規則107.3a）",
+        "107.3a",
+        "107.3a",
+        None,
+        ("quoted", "如果一個咒語或起動式異能的費用中有X"),
+    ),
+    (
+        "「如果一個咒語或起動式異能的費用中有X」\u3000(規則107.3a)",
+        "107.3a",
+        "107.3a",
+        None,
+        ("quoted", "如果一個咒語或起動式異能的費用中有X"),
+    ),
 ]
 
 
@@ -876,3 +906,42 @@ def test_the_runs_written_for_says_each_files_edition(each_file_run) -> None:
     assert "each file's own" in reason
     assert "en-2026-01-16 for 1 file" in reason and "en-2009-05-01 for 1 file" in reason
     assert "3 current" not in report and "1 current, 1 renumbered, 1 removed." in report
+
+
+JA_2026_01_16 = SHARED / "translations" / "ja-2026-01-16.mtgwiki-lines.txt"
+
+
+@pytest.fixture(scope="module")
+def store_with_japanese(_corpus_template, tmp_path_factory) -> Iterator[str]:
+    """The corpus store with the Japanese of 2026-01-16 ingested: its quotations in kana are
+    then checked against it."""
+    if not JA_2026_01_16.exists():
+        pytest.skip("needs /work/shared/translations/ja-2026-01-16.mtgwiki-lines.txt")
+    db = str(copy_store(_corpus_template, tmp_path_factory.mktemp("cite-ja")))
+    result = run_cli("ingest", str(JA_2026_01_16), db=db)
+    assert result.returncode == 0, result.stderr
+    yield db
+    drop_store(db)
+
+
+# (a line of ja-2026-01-16 as it is in the file, the citations' statuses). 205.3g lists the
+# artifact types, each in 「」 with its English name, some with the rule that explains it:
+# 「アトラクション／Attraction」 was checked as a quotation of 717 ("Attraction Cards") and
+# found in 205.3g itself: a false quote-mismatch.
+JAPANESE_LINES = [
+    ("205.3g アーティファクトにはそれ専用のサブタイプ群が存在する。", ["current"] * 4),
+    ("205.3h エンチャントにはそれ専用のサブタイプ群が存在する。", ["current"] * 4),
+    ("801.12. 「ワールド・ルール」(rule 704.5k 参照)", ["current"]),
+]
+
+
+@pytest.mark.parametrize(("head", "statuses"), JAPANESE_LINES, ids=["205.3g", "205.3h", "801.12"])
+def test_japanese_terms_before_a_reference_are_no_quotations(
+    store_with_japanese, tmp_path, head: str, statuses: list[str]
+) -> None:
+    line = next(
+        line for line in JA_2026_01_16.read_text("utf-8").splitlines() if line.startswith(head)
+    )
+    (tmp_path / "ja.txt").write_text(line + "\n", "utf-8")
+    _code, doc = cite_json(store_with_japanese, str(tmp_path / "ja.txt"))
+    assert [c["status"] for c in doc["citations"]] == statuses, doc["citations"]

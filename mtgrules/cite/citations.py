@@ -256,14 +256,45 @@ def _quoted_after(text: str, pos: int) -> Quote | None:
 
 
 _TITLE_OWNER = re.compile(r"[0-9][a-z]?[ \t]*[,，、:]?[ \t]*$")
+# What may stand between a quotation and the citation after it: spaces and an opening
+# parenthesis or bracket, half- or full-width (a Japanese or Chinese text writes （ ） and
+# the ideographic space as often as ( ) and a space).
+_BEFORE_CITATION = " \t\u3000([（［"
+_CLOSE_PARENS = ")]）］"
+# A parenthesis that points elsewhere: "(see rule 717)", "(rule 717 参照)", "（参见规则717）".
+_POINTER = re.compile(
+    r"(?<![^\W\d_])(?:see|cf\.|voir|ver|véase|siehe|vgl\.|см\.)(?![^\W\d_])|参照|参见|參見|참조",
+    re.I,
+)
+
+
+def _points_to(text: str, open_at: int, pos: int) -> bool:
+    """Is the parenthesis opened at ``open_at`` (around the citation at ``pos``) a pointer,
+    "(see rule 717)", "(rule 717 参照)"? It says where what stands before it (a term, a name)
+    is explained; it does not say that the rule holds those words."""
+    close = min(
+        (k for k in (text.find(c, pos, pos + _NEAR) for c in _CLOSE_PARENS) if k != -1),
+        default=-1,
+    )
+    if close == -1:
+        return False
+    return bool(_POINTER.search(text, open_at + 1, close))
 
 
 def _quoted_before(text: str, pos: int) -> Quote | None:
-    """A quotation ending right before a citation: '“... blocking it.” (CR 702.19b)'."""
+    """A quotation ending right before a citation: '“... blocking it.” (CR 702.19b)'. Not a
+    term before a parenthesis that points to the rule: '「アトラクション／Attraction」(rule 717
+    参照)', '“Attraction” (see rule 717)' (each bracket and space read alike half- or
+    full-width)."""
     i = pos
-    while i > 0 and text[i - 1] in " \t([":
+    opened = -1
+    while i > 0 and text[i - 1] in _BEFORE_CITATION:
         i -= 1
+        if text[i] in "([（［" and opened == -1:
+            opened = i
     if i == 0 or text[i - 1] not in _CLOSERS:
+        return None
+    if opened != -1 and _points_to(text, opened, pos):
         return None
     close = i - 1
     floor = max(0, close - _MAX_QUOTE)
