@@ -11,6 +11,7 @@ parser (a label at the start of a line).
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 from collections import Counter
 from functools import cache
@@ -365,6 +366,20 @@ def test_a_japanese_page_is_one_edition_without_asking_its_language(first, lines
 )
 def test_edition_names_never_say_the_language_twice(language, date, name, slug) -> None:
     assert edition_slug(language, date, name) == slug
+
+
+def test_the_whole_translation_takes_the_plain_name_beside_a_chapter(tmp_path: Path) -> None:
+    """One chapter of the Japanese translation ingested first, then the whole of it, both
+    dated 2026-01-16: the whole is ja-2026-01-16 (it was ja-2026-01-16-2, and the chapter,
+    a sixth of the rules, answered to the plain name in update, show and search)."""
+    db = tmp_path / "ja.sqlite"
+    for name in ("ja-2026-01-16-chapter1.mediawiki.txt", "ja-2026-01-16.mtgwiki-lines.txt"):
+        assert run_cli("ingest", str(TRANSLATIONS / name), db=db).returncode == 0
+    editions = json.loads(run_cli("editions", "--json", db=db).stdout)
+    by_slug = {e["slug"]: e for e in editions if e["language"] == "ja"}
+    assert by_slug["ja-2026-01-16"]["rules"] > 3000
+    (chapter,) = [e for slug, e in by_slug.items() if slug != "ja-2026-01-16"]
+    assert chapter["slug"] == f"ja-2026-01-16-{chapter['id']}" and chapter["rules"] < 1000
 
 
 def test_the_store_keeps_what_a_translation_says_of_itself(tmp_path: Path) -> None:

@@ -112,17 +112,24 @@ def list_editions(session: Session, as_of: int | None = None) -> list[EditionInf
     ):
         extra.setdefault(edition_id, []).append(name)
     infos = []
-    slugs: dict[str, int] = {}
+    bases = []
     for r in rows:
+        base = edition_slug(r.language, iso_date(r.date), r.name)
+        bases.append(base + "-glossary" if r.kind == "glossary" else base)
+    # Editions sharing a name (a translation's one chapter and the whole of it, both dated
+    # 2026-01-16): the fullest takes the plain name, the others add their id. Before, the
+    # first ingested did, and the whole Japanese translation was ja-2026-01-16-2.
+    plain: dict[str, tuple[int, int]] = {}
+    for r, base in zip(rows, bases, strict=True):
+        mine = (-(r.rule_count or 0), r.id)
+        if base not in plain or mine < plain[base]:
+            plain[base] = mine
+    for r, base in zip(rows, bases, strict=True):
         date = iso_date(r.date)
-        base = edition_slug(r.language, date, r.name)
-        if r.kind == "glossary":
-            base += "-glossary"
-        slugs[base] = slugs.get(base, 0) + 1
         infos.append(
             EditionInfo(
                 id=r.id,
-                slug=base if slugs[base] == 1 else f"{base}-{r.id}",
+                slug=base if plain[base][1] == r.id else f"{base}-{r.id}",
                 language=r.language,
                 kind=r.kind,
                 date=date,
