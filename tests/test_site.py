@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import json
 import posixpath
+import re
+import sqlite3
 import xml.etree.ElementTree as ET
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -235,6 +238,45 @@ def test_rebuilding_an_unchanged_store_writes_nothing(small_site) -> None:
     assert result.returncode == 0, result.stderr
     assert "is up to date" in result.stdout  # nothing computed, nothing written
     assert {p: p.stat().st_mtime_ns for p in pages(out)} == before
+
+
+# --- a store of one edition ------------------------------------------------------------------
+
+# A numbered rule (107.3, 702.19), as opposed to a section or a subrule: one page each.
+_NUMBERED = re.compile(r"[0-9]{3}\.[0-9]{1,4}")
+# (what is ingested, words of its rule 107.3a on that rule's page): a single English edition,
+# and a single translation (ingest takes the English it was made from from the packed
+# archive: the rule pages are those of that English, the translation beside it).
+ONE_EDITION = [
+    ("cr-en-2026-01-16.txt", "If a spell or activated ability has a mana cost"),
+    ("cr-zh-2026-01-16.txt", "如果一个咒语或起动式异能所具有的法术力费用"),
+]
+
+
+@pytest.mark.parametrize(("name", "words"), ONE_EDITION, ids=[n for n, _ in ONE_EDITION])
+def test_a_store_of_one_edition_gets_its_rule_pages(tmp_path: Path, name: str, words: str) -> None:
+    db, out = tmp_path / "store.sqlite", tmp_path / "site"
+    ingested = run_cli("ingest", str(EXTRA / name), db=db)
+    assert ingested.returncode == 0, ingested.stderr
+    result = run_cli("site", "-o", str(out), db=db)
+    assert result.returncode == 0, result.stderr
+    with closing(sqlite3.connect(db)) as conn:
+        labels = conn.execute(
+            "SELECT c.label FROM clause c JOIN edition e ON e.id = c.edition_id "
+            "WHERE e.language = 'en' AND c.kind = 'rule' AND c.label IS NOT NULL"
+        ).fetchall()
+    numbered = {label for (label,) in labels if _NUMBERED.fullmatch(label)}
+    written = {p.stem for p in (out / "rules").glob("*.html")} - {"index"}
+    assert written == numbered and len(written) > 1000
+    assert f"{len(numbered):,} rule pages" in result.stdout
+    page = lxml_html.parse(str(out / "rules" / "107.3.html")).getroot()
+    text = " ".join(page.text_content().split())
+    assert "Many objects use the letter X as a placeholder" in text  # today's 107.3
+    assert words in text and page.get_element_by_id("107.3a") is not None
+    index = lxml_html.parse(str(out / "rules" / "index.html")).getroot()
+    assert "107.3.html" in {a.get("href") for a in index.iter("a")}
+    assert '"l":"107.3a"' in (out / "assets" / "search-data.js").read_text(encoding="utf-8")
+    assert broken_links(out) == []
 
 
 # --- bad input: one line, an exit code, no traceback ------------------------------------

@@ -253,6 +253,16 @@ def _build(
                 newest_rules = [p.b for p in ea.pairs if p.b is not None and p.b.kind == "rule"]
         lap("history")
         progress.advance(item=b.slug)
+    # An official English edition alone in its line (the store's only one) is in no step:
+    # its clauses are taken as they are, before the translations that follow it are read.
+    for e in plan.lines.get("en", []):
+        if e.id not in plan.previous and e.id not in plan.next:
+            clauses = edition_clauses(session, e.id)
+            history.add_alone(e.id, clauses)
+            data.contents.setdefault(e.id, [c for c in clauses if c.kind in _SHOWN_KINDS])
+            if plan.newest is not None and e.id == plan.newest.id:
+                newest_rules = [c for c in clauses if c.kind == "rule"]
+            lap("history")
     # Copies and translations beside the English they follow.
     for ref, e in plan.references:
         ea = align_editions(session, ref.id, e.id)

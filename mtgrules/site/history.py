@@ -205,6 +205,16 @@ class History:
                     if p.a.kind == p.b.kind == "glossary":
                         self.earlier.add(p.a.id, p.b.id)
 
+    def add_alone(self, edition: int, clauses: Iterable[ClauseView]) -> None:
+        """An official English edition no step chains (the only one in the store): its
+        clauses are kept as a step keeps them, each a group of its own, so that its rules
+        have their pages as any edition's do."""
+        for c in clauses:
+            if c.kind in RULE_KINDS:
+                self._keep(c, edition)
+            elif c.kind == "heading" and c.label:
+                self.headings.setdefault(edition, {}).setdefault(c.label, c.norm)
+
     def add_ancestors(self, ancestors: Iterable[Ancestor]) -> None:
         """A step's lineage: a rule ancestor joins the group of the clause it became; a
         sentence of a glossary entry is shown in that group."""
