@@ -1347,12 +1347,15 @@ def fetch(
     edition), downloads the new ones (asking conditionally: an unchanged file is not
     downloaded again) and ingests them. Then reports what changed since the previous
     English, which translations now lag it, and with --site rebuilds the site. Network
-    problems leave the store unchanged (exit code 5).
+    problems leave the store unchanged (exit code 5); a --url that is not an http or https
+    URL is refused before anything is read (exit code 2).
     """
+    from .fetch.http import page_url
     from .fetch.render import render_fetch
     from .fetch.run import check_for_new_edition, fetch_rules
     from .render import to_json
 
+    url = page_url(url)  # a malformed --url is refused before the store is opened (exit 2)
     if check:
         checked = app
         if app.store_file is not None and not app.store_file.exists():
@@ -1372,7 +1375,7 @@ def fetch(
     if as_json:
         click.echo(to_json(report.as_json()))
     else:
-        _say(render_fetch(report))  # names and URLs from the web: through the sanitiser
+        _say(render_fetch(report, _width()))  # names and URLs from the web: sanitised
     if check and report.status == "new-edition":
         sys.exit(1)
 

@@ -22,6 +22,8 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from jsonschema import Draft202012Validator
 
+from mtgrules.errors import QueryError
+from mtgrules.fetch.http import page_url
 from mtgrules.fetch.links import choose, rules_links
 from mtgrules.schemas import load_schema
 
@@ -204,6 +206,12 @@ def test_the_links_of_a_rules_page_like_the_publishers() -> None:
         ('<h3>Comprehensive Rules</h3><a href="/MTG_MTR_EN.pdf">Tournament Rules</a>', []),
         ('<a href="/MagicCompRules.html">Comprehensive Rules</a>', []),
         ('<a href="mailto:rules@example.org">comprehensive rules</a>', []),
+        # An address that cannot be read is no link; the others are still found.
+        (
+            '<a href="http://[::1/MagicCompRules 20260227.txt">TXT</a>'
+            '<a href="/cr-20260227.txt">Comprehensive Rules</a>',
+            ["cr-20260227.txt"],
+        ),
         ("<p>No links here.</p>", []),
     ],
 )
@@ -410,9 +418,10 @@ def test_a_pdf_that_cannot_be_downloaded_does_not_stop_the_edition(store_copy, s
     assert again.returncode == 0, again.stderr
     lines = again.stdout.splitlines()
     assert lines[0].startswith("Up to date")
-    assert (
-        lines[1].startswith("MagicCompRules 20260227.pdf: not fetched: ") and "HTTP 500" in lines[1]
-    )
+    # Laid out to 80 columns (piped): the line that names the PDF goes on, indented, below.
+    pdf = next(k for k, x in enumerate(lines) if x.startswith("MagicCompRules 20260227.pdf: "))
+    assert lines[pdf].startswith("MagicCompRules 20260227.pdf: not fetched:")
+    assert "HTTP 500" in " ".join(" ".join(lines[pdf:]).split())
 
 
 @needs_shared
@@ -470,6 +479,8 @@ BROKEN = [
     ("too-large-undeclared", "over the 50 MiB limit", 5),
     # The address of a rules file that is not there, asked with --check.
     ("file-404", "HTTP 404 Not Found", 5),
+    # A redirect to an address that cannot be read: the server's fault, not the user's.
+    ("redirect-to-invalid", "Invalid URL in location header", 5),
 ]
 
 
@@ -501,6 +512,8 @@ def test_broken_cases_get_one_line_and_leave_the_store_unchanged(
             server.undeclared.add("/downloads/MagicCompRules 20260227.txt")
     elif case == "redirect-to-file":
         server.redirects["/en/rules"] = "file:///etc/passwd"
+    elif case == "redirect-to-invalid":
+        server.redirects["/en/rules"] = "http://[::1/en/rules"
     elif case == "file-404":
         args = ["--url", server.base + "/downloads/MagicCompRules%2020260301.txt", "--check"]
     before = table_counts(store_copy)
@@ -516,8 +529,8 @@ def test_broken_cases_get_one_line_and_leave_the_store_unchanged(
     [
         ("http://rules.example.invalid/en/rules", "cannot reach rules.example.invalid"),
         ("http://127.0.0.1:1/en/rules", "cannot reach 127.0.0.1:1 (connection refused)"),
-        ("ftp://example.org/rules", "only http and https addresses can be fetched"),
-        ("magic.wizards.com/en/rules", "give a full URL"),
+        # Spaces around a pasted address are not part of it.
+        ("  http://127.0.0.1:1/en/rules\n", "cannot reach 127.0.0.1:1 (connection refused)"),
     ],
 )
 def test_no_network_or_no_such_host(store_copy, url: str, says: str) -> None:
@@ -526,6 +539,129 @@ def test_no_network_or_no_such_host(store_copy, url: str, says: str) -> None:
     assert result.returncode == 5, result.stderr
     assert says in result.stderr and len(result.stderr.strip().splitlines()) == 1
     assert table_counts(store_copy) == before
+
+
+# --url as users type it wrong: (what they typed, what the one line says). Each is a usage
+# error (exit 2, as a bad rule number is), said before the store is opened or the network used.
+WANTED = "give a full URL such as https://magic.wizards.com/en/rules"
+BAD_URLS = [
+    ("not a url", f'--url "not a url" is not a web address; {WANTED}'),
+    ("", f"--url is empty; {WANTED}"),
+    ("   ", f"--url is empty; {WANTED}"),
+    ("http://", f'--url "http://" names no host (the server\'s name after http://); {WANTED}'),
+    ("https://", '--url "https://" names no host'),
+    ("http:///en/rules", '--url "http:///en/rules" names no host'),
+    (
+        "ftp://example.org/rules",
+        f'--url "ftp://example.org/rules": only http:// and https:// addresses can be fetched, '
+        f"not ftp://; {WANTED}",
+    ),
+    (
+        "file:///tmp/cr.txt",
+        "not file://; a file on this machine is read by: mtgrules ingest /tmp/cr.txt",
+    ),
+    ("mailto:rules@example.org", "only http:// and https:// addresses can be fetched, not mailto:"),
+    # A host typed without its scheme: the URL it probably meant.
+    (
+        "media.wizards.com/en/rules",
+        '--url "media.wizards.com/en/rules" has no http:// or https:// in front; '
+        "did you mean https://media.wizards.com/en/rules ?",
+    ),
+    ("//media.wizards.com/en/rules", "did you mean https://media.wizards.com/en/rules ?"),
+    ("localhost:8000/rules", "did you mean https://localhost:8000/rules ?"),
+    ("https:/media.wizards.com/en/rules", "did you mean https://media.wizards.com/en/rules ?"),
+    # Hosts and ports that cannot be (two of them were internal errors).
+    ("https://exa mple.org/rules", '"exa mple.org" is not a host name'),
+    ("http://[::1/rules", "is not a valid URL (Invalid IPv6 URL)"),
+    ("https://localhost:abc/rules", "the port must be a number from 1 to 65535"),
+    ("http://127.0.0.1:99999/rules", "the port must be a number from 1 to 65535"),
+]
+
+
+@pytest.mark.parametrize(("url", "says"), BAD_URLS, ids=[repr(b[0]) for b in BAD_URLS])
+def test_a_malformed_url_is_a_usage_error(url: str, says: str) -> None:
+    with pytest.raises(QueryError) as raised:
+        page_url(url)
+    assert says in str(raised.value) and QueryError.exit_code == 2
+
+
+@pytest.mark.parametrize(
+    ("url", "check"),
+    [(url, False) for url, _ in BAD_URLS] + [("not a url", True), ("http://", True)],
+    ids=[repr(b[0]) for b in BAD_URLS] + ["check-not-a-url", "check-no-host"],
+)
+def test_a_malformed_url_exits_2_in_one_line_and_opens_no_store(
+    store_copy, tmp_path, url: str, check: bool
+) -> None:
+    says = dict(BAD_URLS)[url]
+    extra = ["--check"] if check else []
+    before = table_counts(store_copy)
+    result = fetch(store_copy, "--url", url, *extra)
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("mtgrules: error: --url"), lines
+    assert says in lines[0] and "Traceback" not in result.stderr
+    assert result.stdout == ""
+    assert table_counts(store_copy) == before
+    new = tmp_path / "new.sqlite"  # a store not there yet is not created
+    assert fetch(new, "--url", url, *extra).returncode == 2 and not new.exists()
+
+
+@pytest.mark.parametrize(
+    ("url", "kept"),
+    [
+        ("https://magic.wizards.com/en/rules", "https://magic.wizards.com/en/rules"),
+        ("  http://127.0.0.1:8000/en/rules\n", "http://127.0.0.1:8000/en/rules"),
+        (
+            "HTTPS://media.example/MagicCompRules 20260227.txt",
+            "HTTPS://media.example/MagicCompRules 20260227.txt",
+        ),
+        ("http://règles.example/cr", "http://règles.example/cr"),
+        ("http://[::1]:8080/rules", "http://[::1]:8080/rules"),
+    ],
+)
+def test_a_well_formed_url_is_taken_as_given(url: str, kept: str) -> None:
+    assert page_url(url) == kept
+
+
+def test_a_malformed_url_from_python_is_a_query_error(store_copy) -> None:
+    import mtgrules.api as mr
+
+    with mr.open_store(store_copy) as store, pytest.raises(QueryError, match="names no host"):
+        store.fetch("http://")
+
+
+# COLUMNS as the environment gives it -> the width the report is laid out in: piped, with
+# no COLUMNS, 80, as every other text report (render.output_width).
+WIDTHS = [("", 80), ("60", 60), ("120", 120)]
+
+
+@needs_shared
+@pytest.mark.parametrize(
+    ("env_columns", "width"), WIDTHS, ids=[f"COLUMNS={c!r}" for c, _ in WIDTHS]
+)
+def test_the_report_is_laid_out_to_the_output_width(
+    store_copy, server, env_columns: str, width: int
+) -> None:
+    from mtgrules.text.width import columns
+
+    url = serve_new_edition(server)
+    result = run_cli("fetch", "--url", url, db=store_copy, env={"COLUMNS": env_columns})
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("Fetched MagicCompRules 20260227.txt")
+    assert max(columns(line) for line in lines) <= width, [
+        line for line in lines if columns(line) > width
+    ]
+    if width > 80:  # wider when there is room: the width followed, not a fixed 80
+        assert max(columns(line) for line in lines) > 80
+    # Nothing lost to the layout: each lagging translation's command is there, whole.
+    text = " ".join(result.stdout.split())
+    assert (
+        "zh-Hans-2022-06-10 (made from en-2022-06-10): mtgrules update zh-Hans-2022-06-10 --to en-2026-02-27"
+        in text
+    )
+    assert "since en-2026-01-16:" in text and f"From {url}" in text
 
 
 @pytest.mark.slow

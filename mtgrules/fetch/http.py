@@ -9,13 +9,14 @@ Every failure becomes one FetchError line that says what happened and what to do
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 import httpx
 
 from .. import __version__
-from ..errors import FetchError
+from ..errors import FetchError, QueryError
 from ..progress import SILENT, Progress
 from ..sources.formats import MAX_BYTES
 
@@ -48,7 +49,88 @@ class Fetched:
         return hashlib.sha256(self.body or b"").hexdigest()
 
 
+EXAMPLE_URL = "https://magic.wizards.com/en/rules"
+_WANT = f"give a full URL such as {EXAMPLE_URL}"
+# "scheme:" at the start of an address.
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
+# What a host (and port) typed without a scheme looks like: media.wizards.com/en/rules,
+# localhost:8000, 127.0.0.1:8000/rules.
+_HOST_FIRST = re.compile(
+    r"(?:localhost|\[[0-9A-Fa-f:.]+\]|[\w-]+(?:\.[\w-]+)+\.?)(?::[0-9]{1,5})?(?:[/?#].*)?",
+    re.DOTALL,
+)
+# What cannot be in a host name (spaces and controls aside).
+_NOT_IN_HOST = set('<>"{}|\\^`%')
+
+
+def page_url(url: str) -> str:
+    """The address a user gave (``--url``), checked before anything is read or opened, with
+    the spaces around it trimmed (a pasted line). Anything but an http or https URL naming
+    a host is refused with one QueryError line (exit code 2) that says what a valid URL
+    looks like; a host typed without its scheme gets the URL it probably meant."""
+    url = url.strip()
+    if not url:
+        raise QueryError(f"--url is empty; {_WANT}")
+    shown = f'--url "{url}"'
+    m = _SCHEME.match(url)
+    scheme = m[1].lower() if m else ""
+    rest = url[m.end() :] if m else url
+    if m and rest.startswith("//") and scheme not in ("http", "https"):
+        raise QueryError(f"{shown}: {_only(scheme, rest)}")
+    if scheme in ("http", "https") and not rest.startswith("//"):
+        # https:/media.wizards.com/... or https:media.wizards.com/...: slashes missing.
+        if _HOST_FIRST.fullmatch(rest.lstrip("/")):
+            raise QueryError(
+                f"{shown} is not a full URL; did you mean {scheme}://{rest.lstrip('/')} ?"
+            )
+        raise QueryError(f"{shown} names no host; {_WANT}")
+    if scheme not in ("http", "https"):
+        bare = url.lstrip("/")
+        if _HOST_FIRST.fullmatch(bare):
+            # media.wizards.com/en/rules, //media.wizards.com/..., localhost:8000/rules
+            raise QueryError(
+                f"{shown} has no http:// or https:// in front; did you mean https://{bare} ?"
+            )
+        if m and not any(c.isspace() for c in url):  # mailto:..., javascript:..., file:/...
+            raise QueryError(f"{shown}: {_only(scheme, rest)}")
+        raise QueryError(f"{shown} is not a web address; {_WANT}")
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        port = parts.port
+    except ValueError as exc:  # a bad IPv6 address, a port that is not a number
+        why = (
+            "the port must be a number from 1 to 65535" if "port" in str(exc).lower() else str(exc)
+        )
+        raise QueryError(f"{shown} is not a valid URL ({why}); {_WANT}") from None
+    if not host:
+        raise QueryError(f"{shown} names no host (the server's name after {scheme}://); {_WANT}")
+    if any(c.isspace() or not c.isprintable() or c in _NOT_IN_HOST for c in host):
+        raise QueryError(f'{shown}: "{host}" is not a host name; {_WANT}')
+    if port == 0:
+        raise QueryError(
+            f"{shown} is not a valid URL (the port must be a number from 1 to 65535); {_WANT}"
+        )
+    try:
+        httpx.URL(url)
+    except httpx.InvalidURL as exc:
+        raise QueryError(f"{shown} is not a valid URL ({exc}); {_WANT}") from None
+    return url
+
+
+def _only(scheme: str, rest: str) -> str:
+    if scheme == "file":
+        path = urlsplit(f"file:{rest}").path or rest
+        return (
+            "only http:// and https:// addresses can be fetched, not file://; a file on this "
+            f"machine is read by: mtgrules ingest {path}"
+        )
+    sep = "//" if rest.startswith("//") else ""
+    return f"only http:// and https:// addresses can be fetched, not {scheme}:{sep}; {_WANT}"
+
+
 def check_scheme(url: str) -> None:
+    """Each address a fetch goes to (a redirect's included) is http or https."""
     scheme = urlsplit(url).scheme.lower()
     if scheme not in ("http", "https"):
         raise FetchError(

@@ -118,7 +118,10 @@ def rules_links(html: str, base: str) -> list[RulesLink]:
     for href, text, context in parser.found:
         if href.startswith(("mailto:", "javascript:", "#")):
             continue
-        url = _absolute(href, base)
+        try:
+            url = _absolute(href, base)
+        except ValueError:  # an address that cannot be read ("http://[::1/..."): no link
+            continue
         fmt = _format(url)
         if fmt is None or url in seen:
             continue

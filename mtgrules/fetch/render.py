@@ -1,14 +1,21 @@
-"""How `mtgrules fetch` reports, in text: what it fetched, what changed, who lags."""
+"""How `mtgrules fetch` reports, in text: what it fetched, what changed, who lags.
+
+Laid out to ``width`` columns as every text report is (render.output_width: the terminal's,
+$COLUMNS, else 80 when piped): a longer line goes on under its own indent, two columns in."""
 
 from __future__ import annotations
 
-from ..render import wrap
+from ..render import PIPE_WIDTH, fit, wrap
 from .run import FetchReport
 
 _MARKS = {"changed": "~", "renumbered": ">", "added": "+", "removed": "-"}
 
 
-def render_fetch(report: FetchReport) -> str:
+def render_fetch(report: FetchReport, width: int = PIPE_WIDTH) -> str:
+    return fit(_report_lines(report, width), width)
+
+
+def _report_lines(report: FetchReport, width: int) -> str:
     failed = [f"{f.name}: not fetched: {f.error}" for f in report.files if f.status == "failed"]
     if report.status != "fetched":
         return "\n".join([report.message[:1].upper() + report.message[1:] + ".", *failed])
@@ -50,7 +57,7 @@ def render_fetch(report: FetchReport) -> str:
                 if c.get("gist") and c["kind"] not in ("added", "renumbered"):
                     gist = c["gist"] if len(c["gist"]) <= 200 else c["gist"][:199] + "…"
                     line += f": {gist}"
-                out.append("  " + wrap(line, "    ", width=98).lstrip())
+                out.append("  " + wrap(line, "    ", width=width).lstrip())
             total = sum(v for k, v in s.items() if k not in ("unchanged", "notation"))
             if total > len(report.top):
                 out.append(

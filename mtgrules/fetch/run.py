@@ -25,10 +25,10 @@ from ..progress import SILENT, Progress
 from ..record import OPTIONAL, Record
 from ..store.downloads import DownloadRecord, last_download, save_downloads
 from ..store.queries import EditionInfo, list_editions
-from .http import Client, Fetched
+from .http import EXAMPLE_URL, Client, Fetched, page_url
 from .links import RulesLink, choose, file_link, rules_links
 
-DEFAULT_URL = "https://magic.wizards.com/en/rules"
+DEFAULT_URL = EXAMPLE_URL
 TOP_CHANGES = 12  # changes of the diff shown in the report
 
 
@@ -139,6 +139,7 @@ def check_for_new_edition(
 ) -> FetchReport:
     """Is a newer edition linked than the store holds? Reads the page (and asks about the
     TXT with a conditional HEAD), downloads no rules document and writes nothing."""
+    url = page_url(url)
     with _client(timeout) as client:
         page, links, _record = _page_links(client, session, url)
         chosen = choose(links)
@@ -205,6 +206,7 @@ def fetch_rules(
     from ..align.plan import ingest_and_align
     from ..ingest import Source
 
+    url = page_url(url)
     with _client(timeout) as client:
         _page, links, page_record = _page_links(client, session, url, progress)
         files: list[FetchedFile] = []
