@@ -945,3 +945,26 @@ def test_japanese_terms_before_a_reference_are_no_quotations(
     (tmp_path / "ja.txt").write_text(line + "\n", "utf-8")
     _code, doc = cite_json(store_with_japanese, str(tmp_path / "ja.txt"))
     assert [c["status"] for c in doc["citations"]] == statuses, doc["citations"]
+
+
+# --- a number that never existed, named by every command alike ----------------------------------
+
+# (a clause number no edition has, the nearest numbers of its shape, from the corpus: 905.4a
+# is the last lettered subrule before 999.9z; 107.17a and 108.2a stand either side of
+# 107.99z). `trace` said "rule 999.9" (the clause's rule), with that number's nearest.
+NEVER_EXISTED = [
+    ("999.9z", "the nearest rule is 905.4a: mtgrules show 905.4a"),
+    ("107.99z", "the nearest rules are 107.17a and 108.2a: mtgrules show 107.17a"),
+]
+
+
+@pytest.mark.parametrize("command", ["show", "trace"])
+@pytest.mark.parametrize(("label", "nearest"), NEVER_EXISTED, ids=[n[0] for n in NEVER_EXISTED])
+def test_a_clause_that_never_existed_is_named_whole_with_the_same_nearest(
+    corpus_db, command: str, label: str, nearest: str
+) -> None:
+    result = run_cli(command, label, db=corpus_db)
+    assert result.returncode == 3, result.stderr
+    assert result.stderr == (
+        f"mtgrules: error: rule {label} has never existed in any edition in the store; {nearest}\n"
+    )

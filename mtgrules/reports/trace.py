@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import NotFoundError, QueryError
 from ..record import OPTIONAL, Record, key
-from ..store.queries import EditionInfo, glossary_terms, list_editions
+from ..store.queries import EditionInfo, glossary_terms, list_editions, rule_not_found
 from ..text.labels import rule_of
 from .common import RULE_KINDS, followed_english, is_translation, newest_english
 from .worddiff import changed, similarity, summarize, word_diff
@@ -142,7 +142,14 @@ def trace_clause(session: Session, label: str, *, as_of: int | None = None) -> T
     if "." not in label:
         raise QueryError(f"trace follows one clause; give a rule such as {label}.1 or 107.3g")
     rule = rule_of(label)
-    ra = align_rule(session, rule, as_of=as_of)
+    try:
+        ra = align_rule(session, rule, as_of=as_of)
+    except NotFoundError:
+        if rule == label:
+            raise
+        # The clause asked for, not its rule: "999.9z has never existed", with the nearest
+        # numbers of that shape, as `show 999.9z` says them (the same function).
+        raise rule_not_found(session, label, as_of=as_of) from None
     infos = list_editions(session, as_of)
     group = _find_group(ra.groups, label, infos)
     if group is None:
