@@ -22,6 +22,7 @@ from mtgrules.search.render import render_search
 from mtgrules.store import open_store, session_scope
 from mtgrules.text.fold import fold, fold_words, index_form, index_words, pattern
 from mtgrules.text.labels import match_rule_query
+from mtgrules.text.lemmas import guessed_bases
 
 from .conftest import ON_PG, run_cli
 
@@ -301,6 +302,40 @@ def test_a_hits_editions_do_not_depend_on_the_limit(engine, query):
     for limit in (1, 5):
         for key, held in editions(limit).items():
             assert key in long and held == long[key], (limit, key)
+
+
+# The game's own verbs are in no dictionary, so spaCy's tables lack their forms: a typed
+# form whose regular base the texts hold goes to that base ("surveilling" found nothing,
+# "scrying" ranked 615.12a first).
+@pytest.mark.parametrize(
+    "query, term",
+    [
+        ("scrying", "Scry"),
+        ("surveilling", "Surveil"),
+        ("amassed", "Amass"),
+        ("connived", "Connive"),
+    ],
+)
+def test_a_keyword_verbs_regular_forms_find_its_entry(engine, query, term):
+    hits = _search(engine, query, limit=3).hits
+    assert hits and hits[0].kind == "glossary" and hits[0].term == term
+    assert not any(h.fuzzy for h in hits)
+
+
+@pytest.mark.parametrize(
+    "word, bases",
+    [
+        ("scrying", ["scry", "scrye"]),
+        ("surveilling", ["surveill", "surveille", "surveil"]),
+        ("scries", ["scry", "scri"]),
+        ("amasses", ["amass"]),
+        ("stack", []),  # no regular ending
+        ("ing", []),  # too short to be a form
+    ],
+)
+def test_guessed_bases_most_likely_first(word, bases):
+    assert guessed_bases(word, "en") == bases
+    assert guessed_bases(word, "fr") == []  # French: its tables list the forms
 
 
 def test_nothing_found_is_not_an_error(engine):

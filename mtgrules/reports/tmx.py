@@ -102,10 +102,9 @@ def tmx_units(
     English, else the English of its date, else the newest). Commentary and page noise are
     left out: a translation memory must hold rule text only.
     """
-    from ..errors import NotFoundError
+    from ..errors import NotFoundError, QueryError
     from ..store.queries import list_editions
     from ..text.labels import rule_scope
-    from ..errors import QueryError
     from ..text.language import matches_language, same_tag
     from .common import followed_english, newest_english
 

@@ -25,7 +25,13 @@ from ..termbase import Termbase, load_termbase
 from ..text.detect import spelled_languages
 from ..text.fold import fold_words, is_han
 from ..text.labels import match_rule_query, parent_of, rule_of
-from ..text.language import base_language, language_order, same_language, same_tag
+from ..text.language import (
+    SOURCE_LANGUAGE,
+    base_language,
+    language_order,
+    same_language,
+    same_tag,
+)
 from .backend import (
     Group,
     average_lengths,
@@ -174,6 +180,7 @@ def search(
     vocab = word_rows(
         session, [*parsed.words, *parsed.tokens, *(a for t in parsed.terms for a in t.alts)]
     )
+    vocab += _guessed_rows(session, parsed.tokens, vocab)
     preferred = _preferred(query, language, term_languages, vocab)
     parsed = _with_lemmas(parsed, vocab, preferred)
     plan = _Plan(
@@ -385,6 +392,33 @@ def vocabulary_language(vocab: list[tuple[str, str, str, int]]) -> list[str]:
     (lang,) = owned
     tags = sorted({t for _w, t, _l, d in vocab if d > 0 and base_language(t) == lang})
     return tags[:1] if len(tags) == 1 else [lang]
+
+
+def _guessed_rows(
+    db: Any, tokens: list[str], vocab: list[tuple[str, str, str, int]]
+) -> list[tuple[str, str, str, int]]:
+    """Vocabulary rows for the query's words that neither the texts nor the lemma tables
+    know, from their regular endings (text/lemmas.guessed_bases): "scrying" is a form of
+    the texts' "scry", "surveilling" of "surveil". Such a row holds no text itself (0)."""
+    from ..text.lemmas import guessed_bases
+
+    held = {w for w, _lang, _lemma, _docs in vocab}
+    guesses = {
+        w: guessed_bases(w, SOURCE_LANGUAGE) for w in dict.fromkeys(tokens) if w not in held
+    }
+    guesses = {w: bases for w, bases in guesses.items() if bases}
+    if not guesses:
+        return []
+    rows: dict[str, list[tuple[str, str]]] = {}
+    for base, lang, lemma, docs in word_rows(db, [b for bs in guesses.values() for b in bs]):
+        if docs > 0 and same_language(lang, SOURCE_LANGUAGE):
+            rows.setdefault(base, []).append((lang, lemma))
+    out = []
+    for word, bases in guesses.items():
+        found = next((b for b in bases if b in rows), None)
+        if found is not None:
+            out += [(word, lang, lemma, 0) for lang, lemma in rows[found]]
+    return out
 
 
 def _with_lemmas(

@@ -210,6 +210,31 @@ def lemmatize(
     return out
 
 
+def guessed_bases(word: str, language: str) -> list[str]:
+    """The words a folded ``word`` that no table lists may be an inflection of, most likely
+    first, by the language's regular endings: English "scrying" -> scry, "surveilling" ->
+    surveil, "amassed" -> amass. The game's own verbs (scry, surveil, amass, connive) are in
+    no dictionary, so spaCy's tables lack their forms; a caller keeps only the bases its
+    texts hold. Other languages: none yet (their tables list the verbs' forms)."""
+    if base_language(language) != "en" or len(word) < 5 or not word.isalpha():
+        return []
+    out: list[str] = []
+    for ending in ("ing", "ed"):
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            stem = word[: -len(ending)]
+            if stem.endswith("i") and ending == "ed":
+                out.append(stem[:-1] + "y")  # scried -> scry
+            out.append(stem)  # amassed -> amass, scrying -> scry
+            out.append(stem + "e")  # connived -> connive, exploring -> explore
+            if len(stem) >= 4 and stem[-1] == stem[-2]:
+                out.append(stem[:-1])  # surveilling -> surveil, planned -> plan
+    if word.endswith("ies") and len(word) >= 6:
+        out.append(word[:-3] + "y")  # scries -> scry
+    if word.endswith("es") and len(word) >= 5:
+        out.append(word[:-2])  # amasses -> amass
+    return [b for b in dict.fromkeys(out) if b != word]
+
+
 def forms_of(lemmas: set[str], language: str) -> dict[str, str]:
     """Every folded form the table gives for these lemmas (form -> lemma): the forms a query
     may use that the texts never print ("sacrificing" where the rules say "sacrificed")."""
