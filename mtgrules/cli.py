@@ -33,7 +33,11 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except MtgRulesError as exc:
-            _say(f"mtgrules: error: {exc}", err=True)
+            from .text.terminal import visible_input
+
+            # Through visible_input: the message may quote what the user typed, invisible
+            # characters and all.
+            click.echo(visible_input(f"mtgrules: error: {exc}"), err=True)
             sys.exit(exc.exit_code)
         except click.UsageError as exc:
             # One line, like every other error: what was wrong and where the help is.

@@ -220,3 +220,30 @@ def _unparsed(ctx) -> list[str]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
         return [*getattr(ctx, "protected_args", []), *ctx.args]
+
+
+# A rule number as people type or paste it: show, trace and align read it as they read
+# 107.3a (before: "'１０７．３ａ' is not a rule label").
+TYPED_LABELS = ["１０７．３ａ", "１０７.３ａ", "107\u200b.3a", "\ufeff107.3a", "107.3a\u2060"]
+
+
+@pytest.mark.parametrize(
+    "command", [["show", "--json"], ["trace", "--format", "json"], ["drift", "--format", "json"]]
+)
+@pytest.mark.parametrize(
+    "typed", TYPED_LABELS, ids=[t.encode("unicode_escape").decode() for t in TYPED_LABELS]
+)
+def test_a_rule_number_typed_full_width_or_with_invisibles(corpus_db, command, typed):
+    proc = run_cli(command[0], typed, *command[1:], db=corpus_db)
+    assert proc.returncode == 0, proc.stderr
+    assert "107.3a" in proc.stdout
+
+
+def test_an_error_shows_the_invisible_characters_it_quotes(corpus_db):
+    """'107.3zz' with a zero-width space printed as '107.3zz': the reader could not see
+    why the two differed."""
+    proc = run_cli("show", "10\u200b7.3zz", db=corpus_db)
+    assert proc.returncode == 2
+    assert "10\\u200b7.3zz" in proc.stderr and "\u200b" not in proc.stderr
+    proc = run_cli("diff", "en-2026\u200b-01-16", "en-2025-11-14", db=corpus_db)
+    assert proc.returncode == 3 and "en-2026\\u200b-01-16" in proc.stderr

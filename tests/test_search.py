@@ -238,6 +238,14 @@ RULE_QUERIES = [
     ("règle 107.3", "107.3"),
     ("regla 107.3a", "107.3a"),
     ("规则107.3", "107.3"),
+    # Typed with a Japanese or Chinese input method, or pasted with an invisible character:
+    # before, each was searched as words (１０７．３ａ found 405.6g first).
+    ("１０７．３ａ", "107.3a"),
+    ("規則１０７．３", "107.3"),
+    ("107\u200b.3", "107.3"),
+    ("\ufeff107.3", "107.3"),
+    ("107.3\u00ad", "107.3"),
+    ("١٠٧.٣", None),  # Arabic-Indic digits: no rule number is written so
     ("rule", None),
     ("rule 2", None),
     ("702.19b trample", None),

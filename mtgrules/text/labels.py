@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from ..errors import QueryError
+from .terminal import INVISIBLE
 
 # A label at the start of a line. After it may come "." and text, a space and text, or, in the
 # community Chinese files, the text glued straight on ("100.6b牌手"). Some official files
@@ -102,9 +103,20 @@ def rule_of(label: str) -> str:
     return label[:-1] if label and label[-1].isalpha() else label
 
 
+def as_typed(text: str) -> str:
+    """A rule number as a person meant it: full-width digits, dot and letters as ASCII
+    ("１０７．３ａ", typed with a Japanese or Chinese input method, is 107.3a) and invisible
+    characters dropped. Only compatibility forms change (NFKC): Arabic-Indic or Devanagari
+    digits stay what they are, no rule number."""
+    import unicodedata
+
+    return INVISIBLE.sub("", unicodedata.normalize("NFKC", text))
+
+
 def parse_rule_label(text: str) -> str:
-    """Validate a rule label typed by a user ("107.3", "107.3g", "107.3." or "104")."""
-    label = text.strip().rstrip(".").lower()
+    """Validate a rule label typed by a user ("107.3", "107.3g", "107.3." or "104", also in
+    full-width digits)."""
+    label = as_typed(text).strip().rstrip(".").lower()
     if not _QUERY_LABEL.match(label):
         raise QueryError(
             f"'{text}' is not a rule label; give one such as 107.3, 107.3g or 107 (a section)."
@@ -113,8 +125,9 @@ def parse_rule_label(text: str) -> str:
 
 
 def match_rule_query(query: str) -> str | None:
-    """The label a search query names ("107.3g", "107.3G.", "405"), or None for words."""
-    m = _RULE_QUERY.match(query)
+    """The label a search query names ("107.3g", "107.3G.", "405", "１０７．３"), or None for
+    words."""
+    m = _RULE_QUERY.match(as_typed(query))
     return m.group(1).lower() if m else None
 
 

@@ -27,6 +27,13 @@ UNSAFE_CLASS = (
     "\u2028\u2029\ufff9-\ufffb"
 )
 UNSAFE = re.compile(f"[{UNSAFE_CLASS}]")
+# Characters that print as nothing, which a copy from a web page or a chat brings along:
+# zero-width space, non-joiner and joiner, word joiner, invisible operators, byte-order mark,
+# soft hyphen. Harmless in rules text (none of the corpus's texts holds one past a file's
+# first byte), but in an error message that quotes what the user typed they hide why
+# '107.3' was not found: there they are shown as escapes (``visible_input``).
+INVISIBLE_CLASS = "\u00ad\u200b-\u200d\u2060-\u2064\ufeff"
+INVISIBLE = re.compile(f"[{INVISIBLE_CLASS}]")
 
 
 def _escape(match: re.Match[str]) -> str:
@@ -39,6 +46,12 @@ def visible(text: str) -> str:
     if not UNSAFE.search(text):
         return text
     return UNSAFE.sub(_escape, text)
+
+
+def visible_input(text: str) -> str:
+    """``visible``, and the invisible characters escaped too: for a message quoting what a
+    user typed ("no edition 'en-2026\\u200b-01-16'")."""
+    return INVISIBLE.sub(_escape, visible(text))
 
 
 def has_unsafe(text: str) -> bool:
