@@ -24,7 +24,7 @@ from mtgrules.cite.fix import _with_endings
 from mtgrules.reports.diff import edition_diff
 from mtgrules.sources.decode import decode_text
 from mtgrules.store import open_store, session_scope
-from mtgrules.text.labels import split_labelled_line
+from mtgrules.text.labels import nearest_labels, split_labelled_line
 
 from .conftest import (
     EXTRA,
@@ -968,3 +968,29 @@ def test_a_clause_that_never_existed_is_named_whole_with_the_same_nearest(
     assert result.stderr == (
         f"mtgrules: error: rule {label} has never existed in any edition in the store; {nearest}\n"
     )
+
+
+@pytest.mark.parametrize(("label", "nearest"), NEVER_EXISTED, ids=[n[0] for n in NEVER_EXISTED])
+def test_cite_names_the_same_nearest_as_show(corpus_db, tmp_path, label: str, nearest: str):
+    """cite had a nearest of its own: 905.6 for 999.9z where show and trace said 905.4a.
+    Today's edition holds the same neighbours as the whole store for these numbers."""
+    (tmp_path / "notes.txt").write_text(f"As rule {label} says, ...\n", "utf-8")
+    _code, doc = cite_json(corpus_db, str(tmp_path / "notes.txt"))
+    (citation,) = doc["citations"]
+    named = nearest.split(" is ")[-1].split(" are ")[-1].split(":")[0]
+    assert citation["evidence"]["nearest"][:2] == named.replace(" and ", ", ").split(", ")
+
+
+@pytest.mark.parametrize(
+    ("label", "labels", "nearest"),
+    [
+        # neighbours of the same shape first, then one typo away
+        ("720.19b", ["702.19b", "720.3d", "721.2a", "720.3"], ["720.3d", "721.2a", "702.19b"]),
+        ("999.9z", ["905.4a", "905.6", "107.3"], ["905.4a"]),
+        ("110.10", ["110.4", "111.1", "111.10", "110.4b"], ["110.4", "111.1", "111.10"]),
+        ("800", ["1", "8", "9"], ["9"]),  # a section: sections only
+        ("107.3a", [], []),
+    ],
+)
+def test_nearest_labels(label, labels, nearest):
+    assert nearest_labels(label, labels, 3) == nearest

@@ -18,15 +18,12 @@ may keep a number from before W), else in the first one after.
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Any
 
-from rapidfuzz.distance import DamerauLevenshtein
-
 from ..store.queries import EditionInfo
 from ..text.identify import script_of_text
-from ..text.labels import label_sort_key, parent_of
+from ..text.labels import label_sort_key, nearest_labels, parent_of
 from ..text.language import base_language
 from .citations import Found, Quote
 from .context import Weights, around, fit, paragraph, tokens, without_references
@@ -486,27 +483,6 @@ def _days(date: str | None) -> int:
 
 
 def nearest(label: str, labels: list[str], n: int = 4) -> list[str]:
-    """Existing numbers nearest a number no edition has: its neighbours in the rules' order
-    (702.19z -> 702.19e, 702.20), then those one typo away (720.19b -> 702.19b)."""
-    if not labels:
-        return []
-    keys = [label_sort_key(lab) for lab in labels]
-    i = bisect_left(keys, label_sort_key(label))
-    out: list[str] = []
-    for lab in (labels[i - 1] if i > 0 else None, labels[i] if i < len(labels) else None):
-        if lab and lab not in out:
-            out.append(lab)
-    shape = (label.count("."), label[-1].isalpha())
-    typos = sorted(
-        (
-            (DamerauLevenshtein.distance(label, lab), lab)
-            for lab in labels
-            if (lab.count("."), lab[-1].isalpha()) == shape and abs(len(lab) - len(label)) <= 1
-        ),
-    )
-    for dist, lab in typos:
-        if dist > 1 or len(out) >= n:
-            break
-        if lab not in out:
-            out.append(lab)
-    return out[:n]
+    """Existing numbers nearest a number no edition has (text/labels.nearest_labels: the
+    same choice as show's and trace's)."""
+    return nearest_labels(label, labels, n)

@@ -403,9 +403,7 @@ def _guessed_rows(
     from ..text.lemmas import guessed_bases
 
     held = {w for w, _lang, _lemma, _docs in vocab}
-    guesses = {
-        w: guessed_bases(w, SOURCE_LANGUAGE) for w in dict.fromkeys(tokens) if w not in held
-    }
+    guesses = {w: guessed_bases(w, SOURCE_LANGUAGE) for w in dict.fromkeys(tokens) if w not in held}
     guesses = {w: bases for w, bases in guesses.items() if bases}
     if not guesses:
         return []

@@ -229,16 +229,12 @@ def _complete_glossary_lineages(
     found = [
         g
         for g in glossary_groups(db, sorted({k for _lang, k in wanted}), None)
-        if g.id not in shown_groups
-        and g.term
-        and (g.language, term_key(g.term)) in wanted
+        if g.id not in shown_groups and g.term and (g.language, term_key(g.term)) in wanted
     ]
     load_members(db, found, allowed)
     for g in found:
         for i in wanted[(g.language, term_key(g.term or ""))]:
-            held = {e for r in groups[i] for e, _c in r.group.members} | {
-                e for e, _c in extra[i]
-            }
+            held = {e for r in groups[i] for e, _c in r.group.members} | {e for e, _c in extra[i]}
             if g.members and not held & {e for e, _c in g.members}:
                 extra[i] = sorted(set(extra[i]) | set(g.members))
                 break

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import NotFoundError
 from ..record import INTERNAL, OPTIONAL, Record
-from ..text.labels import in_rule, label_sort_key
+from ..text.labels import in_rule, nearest_labels
 from .sql import fetch, fetch_in, in_list, iso_date, json_list, scalar
 
 if TYPE_CHECKING:
@@ -461,11 +461,11 @@ def show_rule(
 
 # The first edition of today's numbering (the July 2009 renumbering).
 RENUMBERING_DATE = "2009-07-11"
-_SHAPES = (re.compile(r"\d+"), re.compile(r"\d+\.\d+"), re.compile(r"\d+\.\d+[a-z]+"))
 
 
-def _shape(label: str) -> int | None:
-    return next((i for i, rx in enumerate(_SHAPES) if rx.fullmatch(label)), None)
+def _listed(items: list[str]) -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def rule_not_found(
@@ -501,12 +501,7 @@ def rule_not_found(
                 f"were renumbered then); see it with: mtgrules show {rule}"
             )
         return NotFoundError(f"{message}; drop --lang/--edition to see them: mtgrules show {rule}")
-    shape = _shape(rule)
-    same = sorted((lab for lab in spans if _shape(lab) == shape), key=label_sort_key)
-    key = label_sort_key(rule)
-    before = [lab for lab in same if label_sort_key(lab) < key][-1:]
-    after = [lab for lab in same if label_sort_key(lab) > key][:1]
-    near = [when(lab) for lab in before + after]
+    near = nearest_labels(rule, spans, 3)
     if not near:
         return NotFoundError(
             f"rule {rule} has never existed in any edition in the store; "
@@ -514,8 +509,8 @@ def rule_not_found(
         )
     return NotFoundError(
         f"rule {rule} has never existed in any edition in the store; the nearest "
-        f"{'rules are' if len(near) > 1 else 'rule is'} {' and '.join(near)}: "
-        f"mtgrules show {(before + after)[0]}"
+        f"{'rules are' if len(near) > 1 else 'rule is'} {_listed([when(lab) for lab in near])}: "
+        f"mtgrules show {near[0]}"
     )
 
 

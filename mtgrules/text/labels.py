@@ -7,6 +7,8 @@ it, how labels sort, and which clauses belong to a rule. Everything else imports
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
+from collections.abc import Iterable
 
 from ..errors import QueryError
 from .terminal import INVISIBLE
@@ -129,6 +131,37 @@ def match_rule_query(query: str) -> str | None:
     words."""
     m = _RULE_QUERY.match(as_typed(query))
     return m.group(1).lower() if m else None
+
+
+# A label's shape: a section (107), a rule (107.3) or a subrule (107.3a).
+_SHAPES = (re.compile(r"\d+"), re.compile(r"\d+\.\d+"), re.compile(r"\d+\.\d+[a-z]+"))
+
+
+def label_shape(label: str) -> int | None:
+    return next((i for i, rx in enumerate(_SHAPES) if rx.fullmatch(label)), None)
+
+
+def nearest_labels(label: str, labels: Iterable[str], n: int) -> list[str]:
+    """The ``labels`` nearest a number they lack, for "did you mean": of the same shape (a
+    subrule for a subrule), its neighbours in the rules' order (702.19z -> 702.19e, then
+    702.20a), then those one typo away (720.19b -> 702.19b). The one choice show, trace and
+    cite all make: they suggested different rules for 999.9z."""
+    shape = label_shape(label)
+    same = sorted(
+        {lab for lab in labels if lab != label and label_shape(lab) == shape}, key=label_sort_key
+    )
+    i = bisect_left([label_sort_key(lab) for lab in same], label_sort_key(label))
+    out = [same[j] for j in (i - 1, i) if 0 <= j < len(same)]
+    if len(out) < n:
+        from rapidfuzz.distance import DamerauLevenshtein  # only when a number was not found
+
+        typos = sorted(
+            (DamerauLevenshtein.distance(label, lab), label_sort_key(lab), lab)
+            for lab in same
+            if abs(len(lab) - len(label)) <= 1
+        )
+        out += [lab for dist, _key, lab in typos if dist <= 1 and lab not in out]
+    return out[:n]
 
 
 def label_sort_key(label: str) -> tuple:
