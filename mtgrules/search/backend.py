@@ -8,9 +8,9 @@ SQLAlchemy Session or a LiteSession (store/sql.py) and writes plain SQL.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from ..errors import QueryError
 from ..store.search_index import (
@@ -31,6 +31,8 @@ from .query import Expr
 # ts_rank weights {D, C, B, A}: the glossary term (A) 5x the body (D), as bm25 on SQLite;
 # normalization 1 divides by the log of the length, as bm25 favours short clauses.
 PG_WEIGHTS = "'{0.2, 0.2, 0.2, 1.0}'"
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -126,36 +128,48 @@ def total_documents(db: Any) -> int:
     return int(scalar(db, f"SELECT max(id) FROM {GROUP_TABLE}") or 0)
 
 
+# What a search reads of the whole index (its vocabulary, average lengths...), per name:
+# (store, index size) and the value. One store at a time is the normal case: one entry
+# per name keeps memory flat.
+_PER_INDEX: dict[str, tuple[tuple[str, int], Any]] = {}
+
+
+def per_index(db: Any, name: str, build: Callable[[Any], T]) -> T:
+    """``build(db)``, kept while the store and the size of its index stay the same (an
+    ingest or a removal changes the size: group ids are dense)."""
+    key = (store_url(db), total_documents(db))
+    kept = _PER_INDEX.get(name)
+    if kept is not None and kept[0] == key:
+        return kept[1]
+    value = build(db)
+    _PER_INDEX[name] = (key, value)
+    return value
+
+
 # Texts read to estimate the average length per language (BM25's length normalisation).
 LENGTH_SAMPLE = 500
 
 
 def average_lengths(db: Any) -> dict[str, float]:
     """The average number of index tokens of a text, per language, estimated from every
-    n-th text of the index (group ids are dense). Cached per store and index size."""
-    total = total_documents(db)
-    key = (store_url(db), int(total))
-    cached = _LENGTH_CACHE.get(key)
-    if cached is not None:
-        return cached
-    step = max(total // LENGTH_SAMPLE, 1)
-    ids = range(1, total + 1, step)
-    words = "length(lemmas) - length(replace(lemmas, ' ', '')) + 1"
-    rows = fetch(
-        db,
-        f"SELECT language, avg({words}), count(*) FROM {GROUP_TABLE} "
-        f"WHERE id IN ({in_list(ids)}) AND lemmas IS NOT NULL AND lemmas != '' "
-        "GROUP BY language",
-        plain=True,
-    )
-    # A language the sample barely holds is left to the candidates' own average.
-    found = {lang: float(avg) for lang, avg, n in rows if avg and int(n) >= 20}
-    _LENGTH_CACHE.clear()
-    _LENGTH_CACHE[key] = found
-    return found
+    n-th text of the index (group ids are dense). Kept per index."""
 
+    def build(db: Any) -> dict[str, float]:
+        total = total_documents(db)
+        step = max(total // LENGTH_SAMPLE, 1)
+        ids = range(1, total + 1, step)
+        words = "length(lemmas) - length(replace(lemmas, ' ', '')) + 1"
+        rows = fetch(
+            db,
+            f"SELECT language, avg({words}), count(*) FROM {GROUP_TABLE} "
+            f"WHERE id IN ({in_list(ids)}) AND lemmas IS NOT NULL AND lemmas != '' "
+            "GROUP BY language",
+            plain=True,
+        )
+        # A language the sample barely holds is left to the candidates' own average.
+        return {lang: float(avg) for lang, avg, n in rows if avg and int(n) >= 20}
 
-_LENGTH_CACHE: dict[tuple[str, int], dict[str, float]] = {}
+    return per_index(db, "average_lengths", build)
 
 
 def load_members(db: Any, groups: Iterable[Group], edition_ids: set[int] | None) -> None:
@@ -195,17 +209,27 @@ def glossary_groups(db: Any, keys: Sequence[str], kinds: Sequence[str] | None) -
     # The headings with variants are few (about 100 in the archive's 120 editions): read
     # them all and split them here, which needs no second key per heading in the index.
     wanted, seen = set(keys), {r[0] for r in rows}
-    rows += [
-        r
-        for r in fetch(
+    rows += [r for r, variants in _variant_headings(db) if r[0] not in seen and wanted & variants]
+    return [Group(r[0], 0.0, r[1], r[2], r[3]) for r in rows]
+
+
+def _variant_headings(db: Any) -> list[tuple[tuple, frozenset[str]]]:
+    """Each glossary heading with a comma (id, language, kind, term) beside the variants it
+    lists. A scan of every glossary text (2 ms on the archive, asked several times per
+    search), so kept per index."""
+
+    def build(db: Any) -> list[tuple[tuple, frozenset[str]]]:
+        rows = fetch(
             db,
             f"SELECT id, language, kind, term FROM {GROUP_TABLE} "
             "WHERE term_key IS NOT NULL AND term LIKE :comma",
             {"comma": "%,%"},
+            plain=True,
         )
-        if r[0] not in seen and wanted.intersection(term_keys(r[3])[1:])
-    ]
-    return [Group(r[0], 0.0, r[1], r[2], r[3]) for r in rows]
+        found = [(tuple(r), frozenset(term_keys(r[3])[1:])) for r in rows]
+        return [(r, variants) for r, variants in found if variants]
+
+    return per_index(db, "variant_headings", build)
 
 
 def symbol_entries(db: Any, symbol: str, edition_ids: Iterable[int]) -> list[tuple[str, str]]:
@@ -300,47 +324,35 @@ def load_texts(db: Any, ids: Iterable[int]) -> dict[int, Any]:
 
 def vocabulary(db: Any) -> dict[str, int]:
     """Every word of the index a person might mistype, with the number of distinct texts
-    holding it (for the fuzzy fallback). Cached per store and index size."""
-    marker = total_documents(db)
-    key = (store_url(db), int(marker))
-    cached = _VOCAB_CACHE.get(key)
-    if cached is not None:
-        return cached
-    if dialect_of(db) == "postgresql":
-        sql = f"SELECT word, ndoc FROM ts_stat('SELECT tsv FROM {PG_TABLE}')"
-    else:
-        sql = f"SELECT term, doc FROM {VOCAB_TABLE}"
-    # Only words a person might mistype: no digits, no single Han characters.
-    words = {w: int(n) for w, n in fetch(db, sql) if w.isalpha() and not is_charwise(w)}
-    _VOCAB_CACHE.clear()  # one store at a time is the normal case; keep memory flat
-    _VOCAB_CACHE[key] = words
-    return words
+    holding it (for the fuzzy fallback). Kept per index."""
 
+    def build(db: Any) -> dict[str, int]:
+        if dialect_of(db) == "postgresql":
+            sql = f"SELECT word, ndoc FROM ts_stat('SELECT tsv FROM {PG_TABLE}')"
+        else:
+            sql = f"SELECT term, doc FROM {VOCAB_TABLE}"
+        # Only words a person might mistype: no digits, no single Han characters.
+        return {w: int(n) for w, n in fetch(db, sql) if w.isalpha() and not is_charwise(w)}
 
-_VOCAB_CACHE: dict[tuple[str, int], dict[str, int]] = {}
+    return per_index(db, "vocabulary", build)
 
 
 def han_terms(db: Any) -> frozenset[str]:
     """The store's own Chinese words: the Han runs of two characters or more in its glossary
     terms, folded (衍生物, 拥有者, 横置, 阻挡; the Japanese glossary's 手札, 上限 too). What a
-    Chinese question is cut into words with (query.han_words). Cached per store and index."""
-    marker = total_documents(db)
-    key = (store_url(db), int(marker))
-    cached = _HAN_TERMS_CACHE.get(key)
-    if cached is not None:
-        return cached
-    sql = f"SELECT DISTINCT term FROM {GROUP_TABLE} WHERE kind = 'glossary' AND term IS NOT NULL"
-    words: set[str] = set()
-    for (term,) in fetch(db, sql):
-        if has_han(term):
-            words.update(w for w in fold_words(term) if is_han(w) and len(w) >= 2)
-    found = frozenset(words)
-    _HAN_TERMS_CACHE.clear()
-    _HAN_TERMS_CACHE[key] = found
-    return found
+    Chinese question is cut into words with (query.han_words). Kept per index."""
 
+    def build(db: Any) -> frozenset[str]:
+        sql = (
+            f"SELECT DISTINCT term FROM {GROUP_TABLE} WHERE kind = 'glossary' AND term IS NOT NULL"
+        )
+        words: set[str] = set()
+        for (term,) in fetch(db, sql):
+            if has_han(term):
+                words.update(w for w in fold_words(term) if is_han(w) and len(w) >= 2)
+        return frozenset(words)
 
-_HAN_TERMS_CACHE: dict[tuple[str, int], frozenset[str]] = {}
+    return per_index(db, "han_terms", build)
 
 
 def rule_groups(

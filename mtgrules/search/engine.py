@@ -835,13 +835,16 @@ def _rank(
         held = sum(w for w, f in zip(idfs, found, strict=True) if f)
         return found, held / (sum(idfs) or 1.0)
 
+    # Once per text: the three readings below ask for it each.
+    cover = {c.group.id: covering(tokens, lemmas) for c, _row, tokens, lemmas in texts}
+
     # A contained term's entry that holds the whole question answers it ("Mana Ability ...
     # doesn't use the stack"): the rules it points to that hold most of the question
     # (POINTED_COVERAGE) stand with the defining rules.
     answering = {
         (c.group.language, term_key(row.term or ""))
-        for c, row, tokens, lemmas in texts
-        if c.contained and c.group.kind == "glossary" and covering(tokens, lemmas)[1] >= 0.999
+        for c, row, *_text in texts
+        if c.contained and c.group.kind == "glossary" and cover[c.group.id][1] >= 0.999
     }
     # An older wording whose lineage goes on in today's edition is shown as today's rule
     # (hits.py). When today's texts hardly say what the query says (an old name:
@@ -852,9 +855,7 @@ def _rank(
     literal = set(current)
     older = {c.group.id: c.group for c, *_r in texts if c.group.id not in current}
     saying = sum(
-        1
-        for c, _row, tokens, lemmas in texts
-        if c.group.id in current and covering(tokens, lemmas)[1] >= 0.999
+        1 for c, *_text in texts if c.group.id in current and cover[c.group.id][1] >= 0.999
     )
     if older and saying < FEW:
         heads = lineage_heads(db, [samples[g] for g in older])
@@ -866,7 +867,7 @@ def _rank(
     aside = _off_subject(plan, terms, [c for c, *_r in texts if c.group.id in literal], samples)
     for c, row, tokens, lemmas in texts:
         lang = c.group.language
-        found, coverage = covering(tokens, lemmas)
+        found, coverage = cover[c.group.id]
         held = [bool(f) for f in found]
         in_phrase = (
             has_phrase(parsed.tokens, tokens) or has_phrase(qlemmas, lemmas, exact=True)

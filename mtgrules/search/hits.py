@@ -293,19 +293,12 @@ def make_hits(
                 c = rows[top[1]]
                 label, inferred = c.label or label, bool(c.label_inferred) if c.label else inferred
         newest_first = sorted(members, key=lambda m: (rank[m[0]], m[1]), reverse=True)
-        edition_ids: list[int] = []
-        for eid, _cid in newest_first:
-            if eid not in edition_ids:
-                edition_ids.append(eid)
+        edition_ids = list(dict.fromkeys(eid for eid, _cid in newest_first))
         dates = [by_id[e].date for e in edition_ids if by_id[e].date]
         labels_of = {cid: chain_labels.get(cid) for _e, cid in extra[i]}
         labels_of.update((cid, lab) for r in lin for cid, lab in r.group.labels.items())
         labels_of.setdefault(c.id, c.label)
-        labels: list[str] = []
-        for _eid, cid in newest_first:
-            lab = labels_of.get(cid)
-            if lab and lab not in labels:
-                labels.append(lab)
+        labels = list(dict.fromkeys(filter(None, (labels_of.get(cid) for _e, cid in newest_first))))
         if not labels and label:
             labels = [label]
         info = by_id[c.edition_id]

@@ -162,13 +162,14 @@ _RECOMPOSE = re.compile("[\u1100-\u11ff\u3099\u309a]")
 
 def is_han(word: str) -> bool:
     """True if ``word`` starts with a Han character (a folded query word is all or none)."""
-    return bool(word) and _in_ranges(word[0], HAN_RANGES)
+    # Most words asked about are Latin: below hiragana, no range needs scanning.
+    return bool(word) and word[0] >= _FIRST_CHARWISE and _in_ranges(word[0], HAN_RANGES)
 
 
 def is_charwise(word: str) -> bool:
     """True if ``word`` is written in a script the index stores one character per token
     (Han, kana, Hangul): it is searched as a phrase of its characters."""
-    return bool(word) and _in_ranges(word[0], CHARWISE_RANGES)
+    return bool(word) and word[0] >= _FIRST_CHARWISE and _in_ranges(word[0], CHARWISE_RANGES)
 
 
 def is_hiragana(word: str) -> bool:
