@@ -390,6 +390,7 @@ def edition_clauses(session: Session, edition_id: int) -> list[ClauseView]:
         session,
         f"SELECT {_CLAUSE_COLUMNS} FROM clause WHERE edition_id = :e ORDER BY position",
         {"e": int(edition_id)},
+        plain=True,  # unpacked at once: no row objects for thousands of clauses
     )
     out = [
         ClauseView(
