@@ -17,7 +17,7 @@ from sqlalchemy import text
 from mtgrules.errors import MtgRulesError, NotFoundError, QueryError
 from mtgrules.search import search
 from mtgrules.search.highlight import highlight_spans
-from mtgrules.search.query import fts_match, pg_tsquery
+from mtgrules.search.query import asks_permission, fts_match, parse_query, pg_tsquery
 from mtgrules.search.render import render_search
 from mtgrules.store import open_store, session_scope
 from mtgrules.text.fold import fold, fold_words, index_form, index_words, pattern
@@ -344,6 +344,40 @@ def test_a_keyword_verbs_regular_forms_find_its_entry(engine, query, term):
 def test_guessed_bases_most_likely_first(word, bases):
     assert guessed_bases(word, "en") == bases
     assert guessed_bases(word, "fr") == []  # French: its tables list the forms
+
+
+# The rules state a condition by its opposite ("The chosen creatures must be untapped"):
+# a participle typed also finds its un- form, and a question whether something may be done
+# prefers the rules that allow, forbid or require. Both were out of the top 10 before
+# (509.1a is now 2nd, 508.1a 6th on the bundled corpus).
+@pytest.mark.parametrize(
+    "query, label",
+    [
+        ("can I block with a tapped creature", "509.1a"),
+        ("can tapped creatures attack", "508.1a"),
+    ],
+)
+def test_a_participle_finds_the_rule_stating_its_opposite(engine, query, label):
+    hits = _search(engine, query, limit=10, language="en").hits
+    assert label in [h.label for h in hits]
+
+
+@pytest.mark.parametrize(
+    "query, asking",
+    [
+        ("can a tapped creature block", True),
+        ("may I respond to my own spell", True),
+        ("do I have to reveal the card", True),
+        ("am I allowed to count my opponent's library", True),
+        ("does deathtouch need to deal combat damage", True),
+        ("do counters stay when a permanent changes zones", False),
+        ("what is a tapped creature", False),
+        ("the player can choose", False),  # a statement, not a question opening with can
+        ("", False),
+    ],
+)
+def test_a_question_asks_whether_it_may_be_done(query, asking):
+    assert asks_permission(parse_query(query).words if query else []) is asking
 
 
 def test_nothing_found_is_not_an_error(engine):

@@ -70,6 +70,7 @@ from .query import (
     ParsedQuery,
     Term,
     asks,
+    asks_permission,
     check_query,
     han_pieces,
     han_words,
@@ -82,6 +83,8 @@ from .rank import (
     ASIDE_ENTRY,
     BANDS,
     OFF_SUBJECT,
+    PERMISSION,
+    PERMISSION_SAID,
     SUBJECT,
     Features,
     bigrams,
@@ -177,12 +180,16 @@ def search(
     parsed = parse_query(_symbol_term(session, query, alive) or query)
     termbase = load_termbase(session)
     term_languages, translations = _translations(termbase, query)
+    opposites = [_OPPOSITE + w for w in parsed.words if w.endswith(_PARTICIPLE)]
     vocab = word_rows(
-        session, [*parsed.words, *parsed.tokens, *(a for t in parsed.terms for a in t.alts)]
+        session,
+        [*parsed.words, *parsed.tokens, *(a for t in parsed.terms for a in t.alts), *opposites],
     )
     vocab += _guessed_rows(session, parsed.tokens, vocab)
     preferred = _preferred(query, language, term_languages, vocab)
     parsed = _with_lemmas(parsed, vocab, preferred)
+    if any(same_language(p, SOURCE_LANGUAGE) for p in preferred):
+        parsed = _with_opposites(parsed, {w for w, _lang, _lemma, docs in vocab if docs > 0})
     plan = _Plan(
         session,
         kinds,
@@ -455,6 +462,30 @@ def _with_lemmas(
         terms.append(Term(alts, tuple(sorted(found))))
     lemmas = [(lemmas_of(tok) or [tok])[0] for tok in parsed.tokens]
     return ParsedQuery(parsed.text, parsed.words, terms, parsed.tokens, lemmas)
+
+
+# The English participles whose opposite a rule states its condition with: "The chosen
+# creatures must be untapped" answers "can a tapped creature block".
+_OPPOSITE = "un"
+_PARTICIPLE = "ed"
+
+
+def _with_opposites(parsed: ParsedQuery, held: set[str]) -> ParsedQuery:
+    """An English participle of the query (tapped, blocked, attached) also finds its un-
+    form (untapped, unblocked, unattached) where the texts hold one: the rules say what may
+    be done under the opposite condition ("must be untapped", "an unblocked creature"),
+    players ask about theirs ("can a tapped creature block?"). Only the word itself, not its
+    lemma: "untap" would bring in every text about the untap step."""
+    typed = [w for w in parsed.words if w.endswith(_PARTICIPLE) and _OPPOSITE + w in held]
+    if not typed:
+        return parsed
+    terms = []
+    for t in parsed.terms:
+        extra = [
+            _OPPOSITE + w for w in typed if not t.charwise and (w in t.alts or stem(w) in t.alts)
+        ]
+        terms.append(Term(tuple(dict.fromkeys((*t.alts, *extra))), t.lemmas) if extra else t)
+    return ParsedQuery(parsed.text, parsed.words, terms, parsed.tokens, parsed.lemmas)
 
 
 def _df(db: Any, term: Term, cache: dict[Term, int]) -> int:
@@ -864,6 +895,7 @@ def _rank(
             g for g, group in older.items() if living.get(heads.get(samples[g], -1)) == group.kind
         }
     rarest = max(range(len(terms)), key=lambda i: idfs[i]) if terms else None
+    permission = asks_permission(parsed.words)
     aside = _off_subject(plan, terms, [c for c, *_r in texts if c.group.id in literal], samples)
     for c, row, tokens, lemmas in texts:
         lang = c.group.language
@@ -921,6 +953,8 @@ def _rank(
                 features.weight *= SUBJECT
         if c.group.kind == "glossary" and not whole and tier == 2:
             features.weight *= ASIDE_ENTRY
+        if permission and c.group.kind == "rule" and not PERMISSION_SAID.isdisjoint(tokens):
+            features.weight *= PERMISSION
         out.append(Ranked(c.group, features, row, tokens, fuzzy))
     best = max((r.features.weight for r in out), default=0.0)
     for r in out:

@@ -313,6 +313,27 @@ def asks(word: str) -> bool:
     )
 
 
+# A question whether something may be done: opening with a modal ("can a tapped creature
+# block", "may I ...") or asking whether one has to, may or is able to ("do I have to reveal
+# it", "am I allowed to count ...").
+PERMISSION_OPENERS = frozenset({"can", "could", "may", "must"})
+_ASKING_OPENERS = frozenset({"do", "does", "am", "is", "are"})
+_PERMISSION_PHRASES = (("have", "to"), ("has", "to"), ("need", "to"), ("able", "to"), ("allowed",))
+
+
+def asks_permission(words: list[str]) -> bool:
+    """Does the question (its folded words) ask whether something may, must or can be done?"""
+    if not words:
+        return False
+    if words[0] in PERMISSION_OPENERS:
+        return True
+    if words[0] not in _ASKING_OPENERS:
+        return False
+    return any(
+        tuple(words[i : i + len(p)]) == p for p in _PERMISSION_PHRASES for i in range(len(words))
+    )
+
+
 def korean_stem(word: str) -> str:
     """A Korean word without the particle or ending it carries (생물이 -> 생물, 공격하는 ->
     공격, 탭된 -> 탭), so that it is found in any of its forms; the word itself when no

@@ -68,6 +68,12 @@ BIGRAM = 0.5
 OFF_SUBJECT = 0.5
 # A rule whose opening word is the question's rarest word (its subject) weighs this much more.
 SUBJECT = 1.2
+# A question whether something may be done ("can a tapped creature block?",
+# query.asks_permission) is answered by
+# a rule that allows, forbids or requires ("The chosen creatures must be untapped"): such a
+# rule weighs this much more.
+PERMISSION = 1.15
+PERMISSION_SAID = frozenset({"can", "cannot", "may", "must", "only"})
 # In a question, a glossary entry found by its words that is neither the question's term nor
 # one it names in full weighs this share: the question asks about a situation, which the
 # rules describe, and such an entry defines another word that merely shares some of the
