@@ -312,6 +312,18 @@ def test_a_hits_editions_do_not_depend_on_the_limit(engine, query):
             assert key in long and held == long[key], (limit, key)
 
 
+# A zone or keyword named with its kind is its glossary entry, then the section defining
+# it: "command zone" found nine rules mentioning the command zone first, and no 408.
+@pytest.mark.parametrize(
+    "query, term, section",
+    [("command zone", "Command", "408"), ("exile zone", "Exile", "406")],
+)
+def test_a_zone_named_with_its_kind_is_its_entry(engine, query, term, section):
+    hits = _search(engine, query, limit=3, language="en").hits
+    assert (hits[0].kind, hits[0].term) == ("glossary", term)
+    assert hits[1].label == section
+
+
 # The game's own verbs are in no dictionary, so spaCy's tables lack their forms: a typed
 # form whose regular base the texts hold goes to that base ("surveilling" found nothing,
 # "scrying" ranked 615.12a first).

@@ -561,6 +561,10 @@ def _glossary_keys(parsed: ParsedQuery, fixes: dict[str, list[str]]) -> list[str
     bare = _without_parameter(core)
     if bare:
         forms.add(tuple(bare))
+    # A zone or keyword named with its kind: "command zone" is the entry Command, "exile
+    # zone" Exile, "flanking keyword" Flanking (the glossary names them bare).
+    if len(core) > 1 and core[-1] in _KIND_WORDS:
+        forms.add(tuple(core[:-1]))
     # Two terms compared are both asked about: "difference between exile and graveyard",
     # "hexproof vs shroud", "flash or flashback".
     if len(core) > 2 and any(w in COMPARING for w in words):
@@ -577,6 +581,9 @@ def _glossary_keys(parsed: ParsedQuery, fixes: dict[str, list[str]]) -> list[str
     return sorted({term_key(v) for v in variants if v})
 
 
+# What a player adds after a zone's or a keyword's name (no glossary term ends with them
+# but Public Zone and Hidden Zone, whose first word is no entry of its own).
+_KIND_WORDS = frozenset({"zone", "keyword", "mechanic"})
 # Words that compare two terms, and the words that join the two.
 COMPARING = frozenset(
     "difference differences between versus vs compare compared comparison".split()
