@@ -266,6 +266,13 @@ PLAYER_WORDS = [
         [("creature",), ("enter",), ("tapped",)],
         "comes in: enters, the rules' verb",
     ),
+    (
+        "both players lose at the same time",
+        [("both",), ("player",), ("lose",), ("simultaneously",)],
+        "at the same time: simultaneously, the rules' word",
+    ),
+    ("sac a creature", [("sacrifice",), ("creature",)], "sac: sacrifice"),
+    ("board wipe", [("destroy",), ("all",)], "board wipe: destroy all, as the cards say it"),
 ]
 
 # Searched in players' words, answered by the rule that says it in its own: (query, the first
@@ -293,6 +300,11 @@ PLAYER_FIRST = [
         "can I look at my graveyard",
         ("rule", "404.2"),
         "404.2 'A player can examine the cards in any graveyard at any time': look, examine",
+    ),
+    (
+        "what if all players lose at the same time",
+        ("rule", "104.4a"),
+        "104.4a 'If all the players remaining in a game lose simultaneously, the game is a draw'",
     ),
     ("sba", ("glossary", "State-Based Actions"), "an abbreviation players write"),
     ("lki", ("glossary", "Last Known Information"), "the same"),
