@@ -407,10 +407,13 @@ def _guessed_rows(
     """Vocabulary rows for the query's words that neither the texts nor the lemma tables
     know, from their regular endings (text/lemmas.guessed_bases): "scrying" is a form of
     the texts' "scry", "surveilling" of "surveil". Such a row holds no text itself (0)."""
-    from ..text.lemmas import guessed_bases
-
     held = {w for w, _lang, _lemma, _docs in vocab}
-    guesses = {w: guessed_bases(w, SOURCE_LANGUAGE) for w in dict.fromkeys(tokens) if w not in held}
+    unknown = [w for w in dict.fromkeys(tokens) if w not in held]
+    if not unknown:
+        return []
+    from ..text.lemmas import guessed_bases  # only for a word the store lacks
+
+    guesses = {w: guessed_bases(w, SOURCE_LANGUAGE) for w in unknown}
     guesses = {w: bases for w, bases in guesses.items() if bases}
     if not guesses:
         return []
@@ -531,7 +534,7 @@ def _resolve_terms(
     unknown = [t.alts[0] for t in terms if not t.charwise and document_count(db, Expr((t,))) == 0]
     if not unknown:
         return terms, {}
-    from ..text.lemmas import common_words  # hashlib and tempfile: not for every search
+    from ..text.lemmas import common_words  # only for a word the store lacks
 
     # A word of the language that the rules never print is no typo ("pump", "rewind",
     # "dying"): replaced by its nearest indexed word, it searched for another ("jump",

@@ -19,11 +19,9 @@ only a slower ingest, never an error.
 
 from __future__ import annotations
 
-import hashlib
 import marshal
 import os
 import sys
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -106,6 +104,10 @@ def _cache_file(lang: str, tables: list[Any], what: str = "lemmas") -> Path | No
     folder = cache_folder()
     if folder is None:
         return None
+    # Here, not at the top: a search imports this module for its word lists (guessed_bases,
+    # common_words), and hashlib and tempfile cost it 7 ms of start-up.
+    import hashlib
+
     h = hashlib.sha256(f"{lang}\x1f{sys.version_info[:2]}".encode())
     try:
         for table in tables:
@@ -140,6 +142,8 @@ def _write_cached(path: Path | None, lang: str, table: Any, what: str = "lemmas"
     if path is None:
         return
     try:
+        import tempfile  # see _cache_file
+
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
         try:
