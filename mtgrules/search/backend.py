@@ -288,23 +288,27 @@ def group_rows(db: Any, ids: Iterable[int]) -> list[Group]:
 def clauses_labelled(
     db: Any, pairs: Sequence[tuple[int, str]], kinds: Sequence[str] = ("rule", "heading")
 ) -> list[Any]:
-    """Clauses carrying a label in an edition, for (edition id, label) pairs (the label
-    index does it)."""
-    if not pairs:
-        return []
-    labels = sorted({lab for _e, lab in pairs})
-    editions = sorted({e for e, _lab in pairs})
-    params = {f"l{i}": lab for i, lab in enumerate(labels)}
-    rows = fetch(
-        db,
-        "SELECT id, edition_id, kind, label, parent, term, norm, raw, position FROM clause "
-        f"WHERE label IN ({', '.join(':' + k for k in params)}) "
-        f"AND kind IN ({', '.join(repr(k) for k in kinds)}) "
-        f"AND edition_id IN ({in_list(editions)})",
-        params,
-    )
-    wanted = set(pairs)
-    return [r for r in rows if (r.edition_id, r.label) in wanted]
+    """Clauses carrying a label in an edition, for (edition id, label) pairs: each pair one
+    look-up in the (label, edition) index. Not "label IN (...) AND edition_id IN (...)",
+    which read every edition's clause of each label (1,664 rows for 100 pairs on the
+    archive, 7 ms), nor a row-value IN, which SQLite answers by a scan."""
+    wanted = sorted(set(pairs))
+    out: list[Any] = []
+    for i in range(0, len(wanted), 200):
+        chunk = wanted[i : i + 200]
+        params: dict[str, Any] = {}
+        tests = []
+        for k, (eid, label) in enumerate(chunk):
+            params[f"l{k}"], params[f"e{k}"] = label, int(eid)
+            tests.append(f"(label = :l{k} AND edition_id = :e{k})")
+        out += fetch(
+            db,
+            "SELECT id, edition_id, kind, label, parent, term, norm, raw, position FROM clause "
+            f"WHERE ({' OR '.join(tests)}) AND kind IN ({', '.join(repr(k) for k in kinds)})",
+            params,
+        )
+    # In the order of the label index, as callers have always read them.
+    return sorted(out, key=lambda r: (r.label, r.edition_id, r.id))
 
 
 def load_clauses(db: Any, ids: Iterable[int]) -> dict[int, Any]:
