@@ -374,22 +374,6 @@ def test_a_participle_finds_the_rule_stating_its_opposite(engine, query, label):
     assert label in [h.label for h in hits]
 
 
-# A question is answered in the section its rarest word names (500-514: each step has its
-# section): 603.2b ("when a phase or step begins...") opened "what steps are in the beginning
-# phase", 117.3a (priority in general) "do players get priority during cleanup".
-@pytest.mark.parametrize(
-    "query, label",
-    [
-        ("what steps are in the beginning phase", "501.1"),
-        ("do players get priority during cleanup", "514.3"),
-        ("can I play two lands in one turn", "305.2"),
-    ],
-)
-def test_a_question_is_answered_in_the_section_it_names(engine, query, label):
-    hits = _search(engine, query, limit=3, language="en").hits
-    assert hits[0].label == label
-
-
 @pytest.mark.parametrize(
     "query, asking",
     [

@@ -85,7 +85,6 @@ from .rank import (
     OFF_SUBJECT,
     PERMISSION,
     PERMISSION_SAID,
-    SECTION,
     SUBJECT,
     Features,
     bigrams,
@@ -907,14 +906,7 @@ def _rank(
         }
     rarest = max(range(len(terms)), key=lambda i: idfs[i]) if terms else None
     permission = asks_permission(parsed.words)
-    # The edition and label of each candidate rule: what its feature and its section are.
-    labels = clause_labels(
-        db, [samples[c.group.id] for c, *_r in texts if c.group.kind in ("rule", "heading")]
-    )
-    aside = _off_subject(
-        plan, terms, [c for c, *_r in texts if c.group.id in literal], samples, labels
-    )
-    in_section = _in_named_section(plan, terms, idfs, [c for c, *_r in texts], samples, labels)
+    aside = _off_subject(plan, terms, [c for c, *_r in texts if c.group.id in literal], samples)
     for c, row, tokens, lemmas in texts:
         lang = c.group.language
         found, coverage = cover[c.group.id]
@@ -973,8 +965,6 @@ def _rank(
             features.weight *= ASIDE_ENTRY
         if permission and c.group.kind == "rule" and not PERMISSION_SAID.isdisjoint(tokens):
             features.weight *= PERMISSION
-        if not whole and c.group.id in in_section:
-            features.weight *= SECTION
         out.append(Ranked(c.group, features, row, tokens, fuzzy))
     best = max((r.features.weight for r in out), default=0.0)
     for r in out:
@@ -1013,11 +1003,7 @@ def _subject_label(label: str) -> str | None:
 
 
 def _off_subject(
-    plan: _Plan,
-    terms: list[Term],
-    live: list[_Candidate],
-    samples: dict[int, int],
-    labels: dict[int, tuple[int, str | None]],
+    plan: _Plan, terms: list[Term], live: list[_Candidate], samples: dict[int, int]
 ) -> set[int]:
     """The candidates (today's rules) about one feature of the game that the query does not
     name: none of its terms is in the title of that feature (_subject_label). They weigh
@@ -1032,6 +1018,7 @@ def _off_subject(
     }
     if not wanted or not terms:
         return set()
+    labels = clause_labels(plan.db, wanted.values())
     subjects: dict[int, tuple[int, str]] = {}
     for gid, cid in wanted.items():
         eid, label = labels.get(cid, (0, None))
@@ -1053,39 +1040,6 @@ def _off_subject(
             for term in terms
         )
     return {gid for gid, key in subjects.items() if not named.get(key, True)}
-
-
-def _in_named_section(
-    plan: _Plan,
-    terms: list[Term],
-    idfs: list[float],
-    live: list[_Candidate],
-    samples: dict[int, int],
-    labels: dict[int, tuple[int, str | None]],
-) -> set[int]:
-    """The candidate rules whose section's title holds the query's rarest term (509
-    "Declare Blockers Step" for a question on blocking with a tapped creature): a question
-    is answered in the section about its subject before a rule elsewhere that mentions it.
-    The section of the rule's own edition (its numbering)."""
-    if not terms:
-        return set()
-    rarest = terms[max(range(len(terms)), key=lambda i: idfs[i])]
-    sections: dict[int, tuple[int, str]] = {}
-    for c in live:
-        if c.group.kind != "rule" or c.group.id not in samples:
-            continue
-        eid, label = labels.get(samples[c.group.id], (0, None))
-        section = label.partition(".")[0] if label else ""
-        if len(section) == 3 and section.isdigit() and section != label:
-            sections[c.group.id] = (eid, section)
-    if not sections:
-        return set()
-    named = set()
-    for t in clauses_labelled(plan.db, sorted(set(sections.values())), kinds=("heading", "rule")):
-        tokens = index_tokens(t.norm)
-        if term_in(rarest, tokens, "".join(tokens)) or any(lm in tokens for lm in rarest.lemmas):
-            named.add((t.edition_id, t.label))
-    return {gid for gid, key in sections.items() if key in named}
 
 
 def newest_editions(plan: _Plan) -> set[int]:

@@ -68,11 +68,6 @@ BIGRAM = 0.5
 OFF_SUBJECT = 0.5
 # A rule whose opening word is the question's rarest word (its subject) weighs this much more.
 SUBJECT = 1.2
-# In a question, a rule whose section's title holds the query's rarest term (509 "Declare
-# Blockers Step" for blocking with a tapped creature) weighs this much more. Over the 603
-# seen queries: MRR 0.7608 without, 0.7620 at 1.08, 0.7634 at 1.15, 0.7632 at 1.3, 0.7625
-# at 1.5; weighing by the share of all the query's terms in the title fell (0.7607 at 1.3).
-SECTION = 1.15
 # A question whether something may be done ("can a tapped creature block?",
 # query.asks_permission) is answered by
 # a rule that allows, forbids or requires ("The chosen creatures must be untapped"): such a
