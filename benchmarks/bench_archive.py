@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench_ingest import floor
+from bench_ingest import floor, phases
 
 ROOT = Path(__file__).resolve().parents[1]
 # ../shared beside the checkout, or beside one of its parents (a worktree sits deeper).
@@ -111,6 +111,7 @@ def main() -> None:
         f"peak {memory['own_mb']:5.0f} MB, its workers {memory['workers_mb']:.0f} MB each at "
         f"most (alignments {run['seconds']:.1f} s)"
     )
+    print(f"  its phases (s): {phases(report)}")
     print(
         f"floor (stdlib decode+scan, sqlite3 inserts of {rows} lines and {links} links, FTS5): "
         f"{floor_s:6.2f} s  ({floor_cpu:.2f} s CPU)"

@@ -204,6 +204,7 @@ def main() -> None:
         f"mtgrules ingest WITH its alignments:   {ingest_s:6.2f} s  ({ingest_cpu:.2f} s CPU; "
         f"alignments {run['seconds']:.2f} s)"
     )
+    print(f"  its phases (s): {phases(report)}")
     print(
         f"mtgrules re-ingest, unchanged files:   {reingest_s:6.2f} s  ({reingest_cpu:.2f} s CPU)"
         "   (target < 1 s)"
@@ -214,6 +215,11 @@ def main() -> None:
         f"{ingest_cpu / floor_cpu:.1f}x CPU   (target <= {TARGET_RATIO:.0f}x: "
         f"{'OK' if ratio <= TARGET_RATIO else 'MISSED'})"
     )
+
+
+def phases(report: dict) -> str:
+    """The ingest's own phases (IngestReport.seconds): files, sources, alignments, lineages."""
+    return ", ".join(f"{k} {v:.2f}" for k, v in report.get("seconds", {}).items())
 
 
 if __name__ == "__main__":

@@ -86,6 +86,9 @@ class IngestReport(Record):
     # The English each new translation was found to be made from (align.plan.choose_sources):
     # {"edition", "how", "why"}.
     sources: list[dict[str, Any]] = field(default_factory=list)
+    # Where the time went, by phase (align.plan.ingest_and_align: "files", "sources",
+    # "alignments", "lineages", "total"): what a slow ingest is read by.
+    seconds: dict[str, float] = field(default_factory=dict)
 
     def merge(self, more: IngestReport) -> None:
         """Add what a second pass of the same ingest (into the same revision) did."""
@@ -117,6 +120,7 @@ class IngestReport(Record):
             **({"alignments": self.alignments.as_json()} if self.alignments is not None else {}),
             **({"from_archive": self.from_archive} if self.from_archive else {}),
             **({"sources": self.sources} if self.sources else {}),
+            **({"seconds": self.seconds} if self.seconds else {}),
         }
 
 
@@ -265,6 +269,7 @@ def ingest_paths(
     extra: Iterable[Source] = (),
     revision_id: int | None = None,
     workers: Workers | None = None,
+    on_written: Callable[[], None] | None = None,
 ) -> IngestReport:
     """Parse each file and write it, all in one revision. The caller's transaction makes the
     write all or nothing: bad input raises, and what was written before it is rolled back.
@@ -273,7 +278,9 @@ def ingest_paths(
     archive), ingested after ``paths``; ``revision_id``: add to that revision of this
     transaction instead of a new one (the English a translation needs, taken from the
     archive by the same ingest). ``workers``: the ingest's pool (mtgrules/pool.py), to parse
-    the files of a large ingest on the other cores while this process writes."""
+    the files of a large ingest on the other cores while this process writes. ``on_written``:
+    called after each file is written (align.workers.Ahead sends the pairs it completes to
+    the workers, which would otherwise wait for the whole ingest)."""
     sources, skipped = collect_sources(paths) if paths else ([], [])
     sources += list(extra)
     if not sources:
@@ -325,6 +332,8 @@ def ingest_paths(
         assert live is not None
         outcomes[done] = _write_document(session, revision, doc, hashes, live, report)
         del doc
+        if on_written:
+            on_written()
     if revision is None and not outcomes:
         first = report.skipped[0]
         others = len(report.skipped) - 1

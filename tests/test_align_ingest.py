@@ -167,6 +167,13 @@ def test_ingest_json_reports_the_alignments_and_keeps_its_keys(tmp_path):
     ]
     assert first["alignments"]["aligned"][0]["links"] > 4000
     assert again["revision"] is None and again["alignments"]["aligned"] == []
+    # Where the time went: the phases in order, then their total.
+    phases = first["seconds"]
+    assert list(phases) == ["files", "sources", "alignments", "lineages", "total"]
+    assert phases["alignments"] >= first["alignments"]["aligned"][0]["seconds"] > 0
+    assert sum(v for k, v in phases.items() if k != "total") == pytest.approx(
+        phases["total"], abs=0.01
+    )
 
 
 @pytest.mark.parametrize(

@@ -71,18 +71,20 @@ def _rows(ref) -> dict[str, list[tuple]]:
         engine.dispose()
 
 
-def _ingest(ref, monkeypatch, workers: str) -> dict:
+def _ingest(ref, monkeypatch, workers: str, files: list[str] = FILES) -> dict:
     monkeypatch.setenv(WORKERS_ENV, workers)
     engine = open_store(str(ref))
     try:
         with session_scope(engine) as s:
-            report = ingest_and_align(s, [CORPUS / "corpus-extra" / f for f in FILES])
+            report = ingest_and_align(s, [CORPUS / "corpus-extra" / f for f in files])
     finally:
         engine.dispose()
     return report.alignments
 
 
-def test_workers_store_what_the_ingesting_process_stores(tmp_path, monkeypatch):
+def _both_ways(tmp_path, monkeypatch, files: list[str]):
+    """The same files ingested in-process and with 2 workers: (the two reports' alignment
+    updates, the two stores' alignment and link rows)."""
     import os
 
     if len(os.sched_getaffinity(0)) < 2:
@@ -93,17 +95,71 @@ def test_workers_store_what_the_ingesting_process_stores(tmp_path, monkeypatch):
         else [tmp_path / "serial.sqlite", tmp_path / "workers.sqlite"]
     )
     try:
-        serial = _ingest(stores[0], monkeypatch, "0")
-        parallel = _ingest(stores[1], monkeypatch, "2")
-        assert len(parallel.aligned) == len(serial.aligned) == 3
-        assert [(p.a, p.b, p.why, p.links) for p in parallel.aligned] == [
-            (p.a, p.b, p.why, p.links) for p in serial.aligned
-        ]
-        a, b = _rows(stores[0]), _rows(stores[1])
-        assert len(a["link"]) > 10_000
-        assert {r[1] for r in a["alignment"]} == {"editions", "lineage"}
-        assert a == b
+        serial = _ingest(stores[0], monkeypatch, "0", files)
+        parallel = _ingest(stores[1], monkeypatch, "2", files)
+        return serial, parallel, _rows(stores[0]), _rows(stores[1])
     finally:
         if ON_PG:
             for url in stores:
                 pg_drop_database(str(url))
+
+
+def test_workers_store_what_the_ingesting_process_stores(tmp_path, monkeypatch):
+    serial, parallel, a, b = _both_ways(tmp_path, monkeypatch, FILES)
+    assert len(parallel.aligned) == len(serial.aligned) == 3
+    assert [(p.a, p.b, p.why, p.links) for p in parallel.aligned] == [
+        (p.a, p.b, p.why, p.links) for p in serial.aligned
+    ]
+    assert len(a["link"]) > 10_000
+    assert {r[1] for r in a["alignment"]} == {"editions", "lineage"}
+    assert a == b
+
+
+# Six editions of the English line: its first four steps are sent to a worker as one run
+# when the fifth file is written (workers.Ahead), and the plan takes their result. Given
+# with 2018 before 2016, the run sent holds the step 2015 -> 2018, which 2016 then splits:
+# the plan drops the whole run and aligns its steps itself.
+LINE = [
+    "cr-en-2012-07-01.txt",
+    "cr-en-2013-05-01.txt",
+    "cr-en-2014-09-25.txt",
+    "cr-en-2015-01-23.txt",
+    "cr-en-2016-09-30.txt",
+    "cr-en-2018-10-05.txt",
+]
+
+
+@pytest.mark.parametrize(
+    ("files", "sent", "ahead"),
+    [
+        (LINE, "2012-07-01 2013-05-01 2014-09-25 2015-01-23 2016-09-30", 4),
+        (
+            [*LINE[:4], LINE[5], LINE[4]],
+            "2012-07-01 2013-05-01 2014-09-25 2015-01-23 2018-10-05",
+            0,
+        ),
+    ],
+    ids=["in-date-order", "an-edition-between"],
+)
+def test_pairs_aligned_while_writing_store_what_the_plan_stores(
+    tmp_path, monkeypatch, files, sent, ahead
+):
+    from mtgrules.align.workers import Ahead
+
+    # The runs sent while writing, as the plan finds them (a spy on the real object).
+    runs: list[str] = []
+    take = Ahead.take
+
+    def spied(self, jobs):
+        runs.extend(" ".join([r[0].a.date, *(j.b.date for j in r)]) for r, _ in self._runs)
+        return take(self, jobs)
+
+    monkeypatch.setattr(Ahead, "take", spied)
+    serial, parallel, a, b = _both_ways(tmp_path, monkeypatch, files)
+    assert runs == [sent]
+    assert (serial.ahead, parallel.ahead) == (0, ahead)
+    assert [(p.a, p.b) for p in parallel.aligned] == [
+        (f"en-{x[6:16]}", f"en-{y[6:16]}") for x, y in zip(LINE, LINE[1:], strict=False)
+    ]
+    assert {r[1] for r in a["alignment"]} == {"editions", "lineage"}
+    assert a == b

@@ -74,7 +74,7 @@ from .storage import (
     save_step_lineage,
     step_chain,
 )
-from .workers import Job, aligned_in_order
+from .workers import Ahead, Job, aligned_in_order
 
 INGEST = "ingest"  # stats["by"] of the alignments the plan owns
 # stats["by"] of the pairs earlier plans stored for `update` alone (a translation's English
@@ -132,6 +132,9 @@ class AlignmentUpdate(Record):
     aligned: list[AlignedPair]  # computed now
     removed: int  # stored by an earlier plan, no longer wanted
     seconds: float
+    # Of those aligned, how many were aligned while the files were still being written
+    # (workers.Ahead), by the workers the parsing left idle.
+    ahead: int = 0
 
 
 def _translations(infos: list[EditionInfo]) -> list[EditionInfo]:
@@ -156,6 +159,19 @@ def _previous_pairs(infos: list[EditionInfo]) -> list[Planned]:
         for line in edition_lines(infos).values()
         for old, new in zip(line, line[1:], strict=False)
     ]
+
+
+def line_jobs(infos: list[EditionInfo]) -> list[Job]:
+    """The plan's pairs of consecutive editions of a line (_previous_pairs) as the jobs
+    update_alignments makes of them: what Ahead may send before the plan is made."""
+    steps = {(a.id, b.id) for a, b in _line_steps(infos)}
+    return [Job(p.a, p.b, None, lineage=p.key in steps) for p in _previous_pairs(infos)]
+
+
+def _line_steps(infos: list[EditionInfo]) -> list[tuple[EditionInfo, EditionInfo]]:
+    """The steps of the official English line, whose lineage is stored."""
+    line = edition_lines(infos).get("en", [])
+    return list(zip(line, line[1:], strict=False))
 
 
 def english_copy_reference(copy: EditionInfo, infos: list[EditionInfo]) -> EditionInfo | None:
@@ -204,10 +220,12 @@ def update_alignments(
     *,
     on_pair: Callable[[Planned, int, int], None] | None = None,
     workers: Workers | None = None,
+    ahead: Ahead | None = None,
 ) -> AlignmentUpdate:
     """Bring the stored alignments in line with the plan: align what is missing or stale,
     remove what an earlier plan made and no longer wants. Runs in the caller's transaction;
-    ``workers``: the ingest's pool of worker processes, for the pairs."""
+    ``workers``: the ingest's pool of worker processes, for the pairs; ``ahead``: the pairs
+    they aligned while the ingest wrote its files."""
     t0 = time.perf_counter()
     infos = list_editions(session)
     stored = edition_alignment_rows(session)
@@ -218,8 +236,7 @@ def update_alignments(
     cache.expect(e for p in todo if p.result is None for e in p.key)
     aligned: list[AlignedPair] = []
     by_id = {e.id: e for e in infos}
-    line = edition_lines(infos).get("en", [])
-    line_steps = {(a.id, b.id) for a, b in zip(line, line[1:], strict=False)}
+    line_steps = {(a.id, b.id) for a, b in _line_steps(infos)}
     chains: GlossaryChains | None = None
     # The lineage of each step aligned now, found while its pairs are at hand (the glossary
     # chains of the steps before it are stored, or were added here, oldest step first).
@@ -241,6 +258,7 @@ def update_alignments(
         lambda edition: cache.clauses(session, edition),
         lambda job: compute_edition_alignment(session, job.a, job.b, job.settings, cache=cache),
         workers,
+        ahead,
     )
     for n, planned in enumerate(todo, start=1):
         if on_pair:
@@ -299,6 +317,7 @@ def update_alignments(
         aligned=aligned,
         removed=len(stale),
         seconds=round(time.perf_counter() - t0, 3),
+        ahead=ahead.taken if ahead is not None else 0,
     )
 
 
@@ -361,25 +380,54 @@ def ingest_and_align(
     # One pool of worker processes for the whole ingest (mtgrules/pool.py), started when a
     # part has work enough for it: the files parsed, then the pairs aligned; and a larger
     # page cache for its one transaction (store/session.py).
+    clock = _Phases()
     with paused_gc(), Workers() as workers, bulk_write_cache(session):
         extra = archive_sources(archive.manifest().files) if whole_archive else []
         extra += list(sources)
-        report = ingest_paths(
-            session,
-            list(paths),
-            on_file=on_file,
-            language=language,
-            extra=extra,
-            workers=workers,
-        )
-        report.sources = choose_sources(session, report, on_file)
-        run = report.alignments = update_alignments(session, on_pair=on_pair, workers=workers)
+        ahead = Ahead(session, workers, line_jobs)
+        try:
+            report = ingest_paths(
+                session,
+                list(paths),
+                on_file=on_file,
+                language=language,
+                extra=extra,
+                workers=workers,
+                on_written=ahead.written,
+            )
+            clock.lap("files")
+            ahead.files_written()
+            report.sources = choose_sources(session, report, on_file)
+            clock.lap("sources")
+            run = report.alignments = update_alignments(
+                session, on_pair=on_pair, workers=workers, ahead=ahead
+            )
+            clock.lap("alignments")
+        finally:
+            ahead.close()
         # Search's lineages follow the links just stored (store/search_index.py). An ingest
         # that stored and removed nothing leaves them as they are (a re-ingest of unchanged
         # files: 0.8 of its 1.5 s of CPU went to rebuilding the same lineages).
         if report.changed or report.sources or run.aligned or run.removed:
             refresh_lineages(session.connection())
+        clock.lap("lineages")
+    report.seconds = clock.laps
     return report
+
+
+class _Phases:
+    """Wall seconds of each phase of an ingest, in order, and their total."""
+
+    def __init__(self) -> None:
+        self.start = self.last = time.perf_counter()
+        self.laps: dict[str, float] = {}
+
+    def lap(self, name: str) -> None:
+        now = time.perf_counter()
+        self.laps.pop("total", None)  # kept last
+        self.laps[name] = round(now - self.last, 3)
+        self.laps["total"] = round(now - self.start, 3)
+        self.last = now
 
 
 def choose_sources(

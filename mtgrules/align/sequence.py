@@ -38,6 +38,24 @@ from .features import (
 # Same-language cells whose plain ratio is below this cannot pair (the bar is 0.6, a shared
 # label adds 0.1), so the DP skips their full scoring, unless one text sits inside the other.
 PRUNE_BELOW = 0.5
+
+# rapidfuzz's threads for one matrix of ratios (process.cdist's ``workers``): every core
+# (-1) for a process that aligns alone, as a read that aligns in memory does; one in a
+# worker process of an ingest's pool (align/workers.py calls matrix_threads(1)), whose
+# sibling processes already keep the other cores busy. There the threads only contended with
+# them: on four corpus pairs (the 2009 renumbering among them), 2.37 s of CPU with one
+# against 2.72 s with every core, for 2.37 s of wall time against 2.24 s in one process; the
+# corpus ingest's alignments, three runs each alternating on 2 cores, 6.04-6.24 s against
+# 6.55-6.88 s (bench_ingest.py).
+_matrix_threads = -1
+
+
+def matrix_threads(n: int) -> None:
+    """Compute each matrix of ratios on ``n`` threads (-1: one per core)."""
+    global _matrix_threads
+    _matrix_threads = n
+
+
 # A split or merge is tried only if one of its parts already reads somewhat like the other
 # side: half of a clause scores at most 0.67 against the whole, and a real part of a split
 # scores above 0.5 (measured on the 2009 renumbering: same pairs, half the time).
@@ -621,7 +639,9 @@ class SequenceAligner:
             fold_b = [self.b[j].features.fold for j in gb]
             # As Python floats (the same values): the DP reads each cell several times, and
             # indexing a numpy array costs more than the comparison that follows.
-            quick = process.cdist(fold_a, fold_b, scorer=fuzz.ratio, workers=-1).tolist()
+            quick = process.cdist(
+                fold_a, fold_b, scorer=fuzz.ratio, workers=_matrix_threads
+            ).tolist()
 
         def local(ia: tuple[int, ...], ib: tuple[int, ...]) -> tuple[float, list[dict]]:
             if quick is not None:
@@ -987,7 +1007,7 @@ def ratios_at_least(ta: list[str], tb: list[str], cutoff: float) -> list[tuple[f
                 [ta[r] for r in rows],
                 [tb[c] for c in cols],
                 scorer=fuzz.ratio,
-                workers=-1,
+                workers=_matrix_threads,
                 score_cutoff=cutoff,
             )
             xs, ys = (matrix > 0).nonzero()
