@@ -10,16 +10,16 @@ worker never opens the store.
 
 The workers are the ingest's pool (mtgrules/pool.py: spawned, shared with the parsing of
 its files). The steps of each line of editions go to them while the files are still being
-written (Ahead), as soon as both editions of a step are in the store. By default when there is work enough to pay for starting them (worker_count
-says how much) and more than one core; MTGRULES_WORKERS=N asks for N, MTGRULES_WORKERS=1
-(or 0) for none.
+written (Ahead), as soon as both editions of a step are in the store. By default when
+there is work enough to pay for starting them (worker_count says how much) and more than
+one core; MTGRULES_WORKERS=N asks for N, MTGRULES_WORKERS=1 (or 0) for none.
 """
 
 from __future__ import annotations
 
 import pickle
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future
 from dataclasses import dataclass
 
@@ -27,8 +27,7 @@ from sqlalchemy.orm import Session
 
 from .. import pool
 from ..pool import WORKERS_ENV as WORKERS_ENV
-from ..store.queries import ClauseView, EditionInfo, list_editions
-from ..store.sql import fetch
+from ..store.queries import ClauseView, EditionInfo, edition_aligned_rows, list_editions
 from .ancestry import PartialAncestry, partial_ancestry, term_words
 from .dp import Step
 from .edition import (
@@ -99,23 +98,6 @@ def pack(clauses: list[ClauseView]) -> Packed:
     return [
         (c.id, c.position, c.label, c.label_inferred, c.kind, c.norm, c.parent, c.term)
         for c in clauses
-    ]
-
-
-def read_packed(session: Session, edition_id: int) -> Packed:
-    """pack(aligned_clauses(edition_clauses(...))) of an edition, read as such: no printed
-    text nor flags, which the aligner does not read (a tenth of the time of reading them)."""
-    kinds = ", ".join(f"'{k}'" for k in ALIGNED_KINDS)
-    rows = fetch(
-        session,
-        "SELECT id, position, label, label_inferred, kind, norm, parent, term FROM clause "
-        f"WHERE edition_id = :e AND kind IN ({kinds}) ORDER BY position",
-        {"e": int(edition_id)},
-        plain=True,
-    )
-    return [
-        (cid, position, label, bool(inferred), kind, norm, parent, term)
-        for cid, position, label, inferred, kind, norm, parent, term in rows
     ]
 
 
@@ -229,14 +211,15 @@ class Wordings:
         self.history: Glossaries = {}
         self._seen: set[tuple[str, str]] = set()
 
-    def read(self, clauses: list[ClauseView]) -> None:
-        for c in clauses:
-            if c.kind != "glossary":
+    def read(self, clauses: Iterable[tuple[str, str | None, str]]) -> None:
+        """Read an edition's clauses, given as (kind, term, norm)."""
+        for kind, term, norm in clauses:
+            if kind != "glossary":
                 continue
-            for word in term_words(c.term):
-                if (word, c.norm) not in self._seen:
-                    self._seen.add((word, c.norm))
-                    self.history[word] = (*self.history.get(word, ()), c.norm)
+            for word in term_words(term):
+                if (word, norm) not in self._seen:
+                    self._seen.add((word, norm))
+                    self.history[word] = (*self.history.get(word, ()), norm)
 
     def now(self, jobs: list[Job]) -> Glossaries:
         """A copy as it stands (its values are tuples), for jobs about to be sent: the pool
@@ -308,8 +291,9 @@ class Ahead:
             packed: dict[int, Packed] = {}
             for e in (e for job in run for e in (job.a.id, job.b.id)):
                 if e not in packed:
-                    packed[e] = read_packed(self.session, e)
-                    self._wordings.read(unpack(packed[e]))
+                    # pack(aligned_clauses(edition_clauses(...))), read as such
+                    packed[e] = edition_aligned_rows(self.session, e, ALIGNED_KINDS)
+                    self._wordings.read((r[4], r[7], r[5]) for r in packed[e])
             future = executor.submit(_steps_pickled, run, packed, self._wordings.now(run))
             self._runs.append((run, future))
             out += 1
@@ -400,7 +384,7 @@ def aligned_in_order(
             for e in (job.a.id, job.b.id):
                 if e not in clauses:
                     clauses[e] = aligned_clauses(load(e))
-                    wordings.read(clauses[e])
+                    wordings.read((c.kind, c.term, c.norm) for c in clauses[e])
         packed = {e: pack(cs) for e, cs in clauses.items()}
         pending.append((run, clauses, executor.submit(_steps, run, packed, wordings.now(run))))
         return True

@@ -378,6 +378,26 @@ def reading_editions(keep: int | None = None) -> Iterator[None]:
         _EDITIONS_READ.reset(token)
 
 
+def edition_aligned_rows(
+    session: Session, edition_id: int, kinds: Iterable[str]
+) -> list[tuple[int, int, str | None, bool, str, str, str | None, str | None]]:
+    """(id, position, label, label_inferred, kind, norm, parent, term) of an edition's
+    clauses of ``kinds``, in order: what the aligner reads of them, without the printed
+    text and flags that edition_clauses also reads (a tenth of its time)."""
+    marks = ", ".join(f"'{k}'" for k in kinds)
+    rows = fetch(
+        session,
+        "SELECT id, position, label, label_inferred, kind, norm, parent, term FROM clause "
+        f"WHERE edition_id = :e AND kind IN ({marks}) ORDER BY position",
+        {"e": int(edition_id)},
+        plain=True,
+    )
+    return [
+        (cid, position, label, bool(inferred), kind, norm, parent, term)
+        for cid, position, label, inferred, kind, norm, parent, term in rows
+    ]
+
+
 def edition_clauses(session: Session, edition_id: int) -> list[ClauseView]:
     """Every clause of an edition, in order. Plain rows rather than ORM objects: an edition is
     4,000 clauses, and the aligner, the reports and the site read many editions per command."""
