@@ -20,7 +20,14 @@ from mtgrules.search.highlight import highlight_spans
 from mtgrules.search.query import asks_permission, fts_match, parse_query, pg_tsquery
 from mtgrules.search.render import render_search
 from mtgrules.store import open_store, session_scope
-from mtgrules.text.fold import fold, fold_words, index_form, index_words, pattern
+from mtgrules.text.fold import (
+    fold,
+    fold_words,
+    index_form,
+    index_words,
+    pattern,
+    spell_power_toughness,
+)
 from mtgrules.text.labels import match_rule_query
 from mtgrules.text.lemmas import guessed_bases
 
@@ -579,15 +586,98 @@ ASCII_TEXTS = [
 
 @pytest.mark.parametrize("text", ASCII_TEXTS)
 def test_ascii_words_are_the_script_patterns_words(text):
-    folded = fold(text)
+    folded = spell_power_toughness(fold(text))
     assert fold_words(text) == pattern("WORD").findall(folded)
     assert list(index_words(text)) == pattern("TOKEN").findall(index_form(text))
+
+
+# A power and toughness is one word of the index and of a query (text/fold.py): its signs
+# kept, and nothing taken for one inside a rule number, a mana symbol or a date.
+POWER_TOUGHNESS = [
+    ("a +1/+1 counter", ["a", "ptplus1byplus1", "counter"], "704.5q"),
+    (
+        "gets \u22121/\u22121 and \u20132/\u20132",
+        ["gets", "ptminus1byminus1", "and", "ptminus2byminus2"],
+        "the minus sign and the en dash are minus signs",
+    ),
+    ("a 2/2 black Zombie", ["a", "pt2by2", "black", "zombie"], "111.10d: unsigned"),
+    ("a */* creature", ["a", "ptstarbystar", "creature"], "a characteristic-defining P/T"),
+    ("gets +X/+0", ["gets", "ptplusxbyplus0"], "X folds to x"),
+    ("\uff0b1/\uff0b1", ["ptplus1byplus1"], "full-width signs fold to ASCII"),
+    (
+        "\u751f\u7269\u5f97-5/-0\uff0c",
+        ["\u751f\u7269\u5f97", "ptminus5byminus0"],
+        "Han touching it",
+    ),
+    ("{W/U} hybrid", ["w", "u", "hybrid"], "a mana symbol is not one"),
+    ("on 2/2/2026", ["on", "2", "2", "2026"], "nor a date"),
+    ("rule 107.3/4", ["rule", "107", "3", "4"], "nor a rule number"),
+    ("and/or", ["and", "or"], "words around a slash stay words"),
+]
+
+
+@pytest.mark.parametrize(("text", "words", "why"), POWER_TOUGHNESS)
+def test_a_power_and_toughness_is_one_word(text, words, why):
+    assert fold_words(text) == words, why
+    assert [w for w in index_words(text) if w.startswith("pt")] == [
+        w for w in words if w.startswith("pt")
+    ], why
+
+
+@pytest.mark.parametrize(
+    ("words", "shown"),
+    [
+        (["ptminus1byminus1", "counter"], ["counter", "\u22121/\u22121", "counter"]),
+        (["ptplus1byplus1"], ["+1/+1"]),
+        (["pt1by1"], []),
+    ],
+)
+def test_a_power_and_toughness_is_highlighted_as_printed(words, shown):
+    text = "If a permanent has both a +1/+1 counter and a \u22121/\u22121 counter on it"
+    assert [text[a:b] for a, b in highlight_spans(text, words)] == shown
+
+
+# (query, options, the power and toughness every one of the first hits holds, how many)
+POWER_TOUGHNESS_HITS = [
+    ("-1/-1", {}, "-1/-1", 5),
+    ("+1/+1 counter", {"language": "en"}, "+1/+1", 5),
+    ("-1/-1 counters", {"language": "zh-Hans"}, "-1/-1", 3),
+    ("2/2 Zombie token", {"language": "en"}, "2/2", 1),
+]
+
+
+@pytest.mark.parametrize(("query", "opts", "shown", "first"), POWER_TOUGHNESS_HITS)
+def test_a_power_and_toughness_finds_texts_that_print_it(engine, query, opts, shown, first):
+    hits = _search(engine, query, limit=first, **opts).hits
+    assert len(hits) == first
+    for h in hits:
+        assert shown in f"{h.term or ''} {h.text}".replace("\u2212", "-"), (h.label, h.text)
+
+
+def test_migration_0012_reindexes_power_and_toughness(store_copy):
+    from alembic import command
+
+    from mtgrules.store.migrate import alembic_config
+    from mtgrules.store.search_index import has_power_toughness_text
+
+    engine = open_store(str(store_copy))
+    with engine.connect() as conn, conn.begin():
+        assert has_power_toughness_text(conn)
+        cfg = alembic_config(engine)
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0011")
+        # The index of 0011 read "-1/-1" as 1 and 1: emptied here, it must come back whole.
+        conn.execute(text("DELETE FROM search_member"))
+        command.upgrade(cfg, "0012")
+    hits = _search(engine, "-1/-1", limit=2).hits
+    engine.dispose()
+    assert [h.label for h in hits] == ["704.5q", "122.3"]
 
 
 @given(st.text(alphabet=string.printable, max_size=60))
 @settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
 def test_any_ascii_text_cuts_alike_on_both_paths(text):
-    assert fold_words(text) == pattern("WORD").findall(fold(text))
+    assert fold_words(text) == pattern("WORD").findall(spell_power_toughness(fold(text)))
     assert list(index_words(text)) == pattern("TOKEN").findall(index_form(text))
 
 

@@ -252,7 +252,16 @@ PLAYER_WORDS = [
         [("10", "ten"), ("poison",), ("counter",)],
         "the rules spell it: 'ten or more poison counters'",
     ),
-    ("+1/+1 counters on turn 1", [("1",), ("counter",), ("turn",)], "1 stays 1: not 'one'"),
+    (
+        "+1/+1 counters on turn 1",
+        [("ptplus1byplus1",), ("counter",), ("turn",), ("1",)],
+        "+1/+1 is one word (text/fold.py); 1 stays 1: not 'one'",
+    ),
+    (
+        "-1/-1 counter or a 2/2",
+        [("ptminus1byminus1",), ("counter",), ("pt2by2",)],
+        "each power and toughness one word, its signs kept",
+    ),
     (
         "cards left in my library",
         [("card",), ("left", "remaining"), ("library",)],

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ..text.chinese import to_simplified
-from ..text.fold import fold_char, has_han, is_charwise
+from ..text.fold import fold_char, has_han, is_charwise, power_toughness_pattern
 
 
 def highlight_spans(text: str, words: list[str]) -> list[tuple[int, int]]:
@@ -29,8 +29,9 @@ def highlight_spans(text: str, words: list[str]) -> list[tuple[int, int]]:
     for word in sorted(set(words), key=len, reverse=True):
         if not word:
             continue
-        # Latin words match at a word start (the index matches prefixes); Han anywhere.
-        pattern = (
+        # Latin words match at a word start (the index matches prefixes); Han anywhere; a
+        # power and toughness (+1/+1) where the text prints it.
+        pattern = power_toughness_pattern(word) or (
             re.escape(word) if is_charwise(word) else r"(?<![^\W_])" + re.escape(word) + r"\w*"
         )
         for m in re.finditer(pattern, folded):

@@ -357,6 +357,16 @@ def index_clauses(
     )
 
 
+def has_power_toughness_text(conn: Connection) -> bool:
+    """Whether any indexed clause holds a slash, as every power and toughness does
+    (migration 0012 reindexes only such a store)."""
+    kinds = ", ".join(f"'{k}'" for k in INDEXED_KINDS)
+    row = conn.exec_driver_sql(
+        f"SELECT 1 FROM clause c WHERE c.kind IN ({kinds}) AND c.norm LIKE '%/%' LIMIT 1"
+    ).first()
+    return row is not None
+
+
 def has_charwise_text(conn: Connection) -> bool:
     """Whether any indexed clause holds kana or Hangul (migration 0011 reindexes only
     such a store: the index of any other text is the same in 0010's form and today's)."""

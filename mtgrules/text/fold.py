@@ -230,6 +230,48 @@ def _space_han(match: re.Match[str]) -> str:
     return " " + " ".join(match.group()) + " "
 
 
+# Power and toughness as cards print them and the rules quote them: "+1/+1 counter", "a 2/2
+# black Zombie creature token", "gets -X/-0", "*/*", "得+3/+0" in the Chinese rules. Cut at
+# its slash and signs, "-1/-1" was the words 1 and 1: it found every text holding a 1 (the
+# limited range of influence "1 seat" first) and "+1/+1", "-1/-1" and "1/1" were one query.
+# Search reads each as one word of letters and digits (unicode61 and PostgreSQL's 'simple'
+# keep such a word whole), spelled from its parts: +1/+1 is "ptplus1byplus1", -X/-0
+# "ptminusxbyminus0", 2/2 "pt2by2", */* "ptstarbystar". Not inside a word, a rule number or a
+# mana symbol ({W/U}, 2/2/2026, 107.3/4): no letter, digit, slash or brace on either side,
+# nor a point before it (Han may touch it: Chinese has no spaces). Full-width signs are
+# folded to these by fold's NFKD; the minus sign and the en dash count as a minus.
+_PT_MINUS = "[\\-\u2212\u2013]"
+_PT_BEFORE, _PT_AFTER = "(?<![a-z0-9/{.])", "(?![a-z0-9/}])"
+_PT = re.compile(
+    rf"{_PT_BEFORE}([+]|{_PT_MINUS})?(\d+|[xn*])/([+]|{_PT_MINUS})?(\d+|[xn*]){_PT_AFTER}"
+)
+# How each sign and value of _PT is spelled in the word (a digit or x and n as they are).
+_PT_PART = {"+": "plus", "-": "minus", "\u2212": "minus", "\u2013": "minus", "*": "star"}
+_PT_TOKEN = re.compile(r"pt(plus|minus)?(\d+|x|n|star)by(plus|minus)?(\d+|x|n|star)")
+_PT_SIGN_PATTERN = {"plus": "[+]", "minus": _PT_MINUS, None: ""}
+
+
+def _pt_word(match: re.Match[str]) -> str:
+    sp, p, st, t = (_PT_PART.get(g, g) for g in match.groups(""))
+    return f" pt{sp}{p}by{st}{t} "
+
+
+def spell_power_toughness(folded: str) -> str:
+    """``folded`` (fold's output) with each power and toughness written as one word (_PT)."""
+    return _PT.sub(_pt_word, folded) if "/" in folded else folded
+
+
+def power_toughness_pattern(word: str) -> str | None:
+    """A regular expression for where a power-and-toughness word (spell_power_toughness)
+    stands in folded text, for the highlighter; None for any other word."""
+    m = _PT_TOKEN.fullmatch(word)
+    if m is None:
+        return None
+    sp, p, st, t = m.groups()
+    p, t = ("[*]" if v == "star" else v for v in (p, t))
+    return f"{_PT_BEFORE}{_PT_SIGN_PATTERN[sp]}{p}/{_PT_SIGN_PATTERN[st]}{t}{_PT_AFTER}"
+
+
 @lru_cache(maxsize=65536)
 def index_form(text: str) -> str:
     """The text as the full-text index stores it: folded, every Han, kana and Hangul
@@ -240,7 +282,7 @@ def index_form(text: str) -> str:
     shorter than three characters); a Korean word is found inside its eojeol (생물 in 생물이).
     Cached because most clauses repeat word for word across the English editions: the
     bundled corpus has ~70,000 clauses but only ~15,000 distinct texts."""
-    folded = fold(text)
+    folded = spell_power_toughness(fold(text))
     if _holds(folded, "CHARWISE", CHARWISE_RANGES):
         folded = pattern("CHARWISE_RUN").sub(_space_han, folded)
     return folded
@@ -248,8 +290,8 @@ def index_form(text: str) -> str:
 
 def fold_words(text: str) -> list[str]:
     """The folded words of a text: Latin words whole, each run of Han, hiragana, katakana or
-    Hangul as one word (a phrase)."""
-    folded = fold(text)
+    Hangul as one word (a phrase); a power and toughness as one word (+1/+1)."""
+    folded = spell_power_toughness(fold(text))
     if folded.isascii():
         return _ASCII_WORD.findall(folded)
     if not _may_be_charwise(folded):
