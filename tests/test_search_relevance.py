@@ -39,6 +39,7 @@ UNSEEN_SETS = [
     Path(__file__).resolve().parent / "search_relevance_holdout9.toml",
     Path(__file__).resolve().parent / "search_relevance_holdout10.toml",
     Path(__file__).resolve().parent / "search_relevance_holdout11.toml",
+    Path(__file__).resolve().parent / "search_relevance_holdout12.toml",
 ]
 MIN_QUERIES = 40
 MIN_PER_LANGUAGE = 6
