@@ -270,6 +270,9 @@ PLAYER_WORDS = [
     ("am I allowed to show my hand", [("show", "reveal"), ("hand",)], "am, allowed: only ask"),
     ("at the start of my turn", [("beginning",), ("turn",)], "start of: beginning of"),
     ("pick a mode", [("pick", "choose"), ("mode",)], "pick: or choose"),
+    ("can I swing at a planeswalker", [("attack",), ("planeswalker",)], "swing: attack"),
+    ("who draws if I go first", [("draw",), ("first",), ("turn",)], "go first: first turn"),
+    ("abilities at sorcery speed", [("abilit",), ("sorcery",)], "sorcery speed: as a sorcery"),
     (
         "the creature comes in tapped",
         [("creature",), ("enter",), ("tapped",)],

@@ -16,7 +16,8 @@ before it:
 4. for a query of one or two words, texts holding all of them before those holding only
    some ("mana cost": never a text about mana alone before one about mana costs); a longer
    query, a question, goes to the text its words mostly name, even without every word;
-5. the words as one phrase ("mana cost") before the words scattered;
+5. the words as one phrase ("mana cost") before the words scattered (a rule about a feature
+   the query does not name, engine._off_subject, holds a phrase only in passing);
 6. the query's own script (a query in Traditional characters reads Traditional first);
 7. the rules' own text before an example under a rule or a page author's notes;
 8. the text's weight (below), in steps of a twentieth of the best one: within a step,
