@@ -150,6 +150,7 @@ class _Candidate:
     sub: bool = False  # joined as a defining rule's first subrule
     order: int = 0  # a first subrule's place among them (document order)
     contained: bool = False  # the entry of a term the query holds, or a rule it points to
+    loose: bool = False  # an exact entry named by a lemma or singular only, beside one as typed
     via: frozenset = frozenset()  # those entries (language, term key) that point to this rule
 
 
@@ -547,9 +548,12 @@ def _resolve_terms(
     return terms, fixes
 
 
-def _glossary_keys(parsed: ParsedQuery, fixes: dict[str, list[str]]) -> list[str]:
+def _glossary_keys(
+    parsed: ParsedQuery, fixes: dict[str, list[str]], *, as_typed: bool = False
+) -> list[str]:
     """The exact glossary terms the query may name: as typed, with plurals made singular
-    ("poison counters" -> Poison Counter), a mistyped word replaced by its correction."""
+    ("poison counters" -> Poison Counter), a mistyped word replaced by its correction.
+    ``as_typed``: only the forms the query's words make without a singular or a lemma."""
     words = [fixes[w][0] if w in fixes else w for w in parsed.words]
     # Without the articles and question words around it: "the stack" is the entry Stack,
     # "what is a permanent" Permanent, "how does mulligan work" Mulligan.
@@ -573,6 +577,8 @@ def _glossary_keys(parsed: ParsedQuery, fixes: dict[str, list[str]]) -> list[str
     if len(core) > 2 and any(w in COMPARING for w in words):
         for piece in _pieces(core):
             forms.add(tuple(piece))
+    if as_typed:
+        return sorted({term_key(" ".join(ws)) for ws in forms if ws})
     variants: set[str] = set()
     for ws in forms:
         singular = [_singular(w) for w in ws]
@@ -739,9 +745,18 @@ def _rank(
         if g.id not in exact_ids and (plan.languages is None or g.language in plan.languages)
     ]
     shown = not plan.kinds or "glossary" in plan.kinds
+    # An entry named by the query's words as they are comes before one named only by their
+    # lemma or singular: "phasing" is Phasing, then Phase (whose lemma it shares).
+    as_typed = (
+        {g.id for g in glossary_groups(db, _glossary_keys(parsed, fixes, as_typed=True), None)}
+        if len(exact) > 1
+        else set()
+    )
     for g in exact:
         if shown:
-            pool.setdefault(g.id, _Candidate(g)).tier = 0
+            c = pool.setdefault(g.id, _Candidate(g))
+            c.tier = 0
+            c.loose = bool(as_typed) and g.id not in as_typed
     # A question's contained term is one of its subjects, not the question: its entry and
     # the rules it points to stand with the defining rules only when they hold all the
     # question's words (704.5c for "how many poison counters to lose"); else they are
@@ -929,6 +944,7 @@ def _rank(
         features = Features(
             preferred=any(same_language(c.group.language, p) for p in plan.preferred),
             tier=tier,
+            loose=c.loose,
             coverage=coverage,
             # A rule about a feature the query does not name holds its phrase in passing:
             # 728.3 on subgames says "when state-based actions are checked", 704.3 is

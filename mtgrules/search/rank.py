@@ -8,9 +8,10 @@ before it:
 2. today's wording before older ones (the newest edition of its language holds it, or an
    older wording of a rule that goes on today, when today's texts hardly say what the query
    says: an old name);
-3. the glossary entry that is exactly the term (today's own entry before an older entry
-   that became another: Converted Mana Cost (Obsolete), then Mana Value) ("Stack" for stack, "Poison Counter" for
-   poison counters), then the rules that define it: the rules that entry points to ("See
+3. the glossary entry that is exactly the term (as typed before one its lemma names:
+   Phasing, then Phase, for phasing; today's own entry before an older entry that became
+   another: Converted Mana Cost (Obsolete), then Mana Value) ("Stack" for stack, "Poison
+   Counter" for poison counters), then the rules that define it: the rules that entry points to ("See
    rule 405") and the section head or keyword rule whose title is the query, then their
    first subrules; then the rest;
 4. for a query of one or two words, texts holding all of them before those holding only
@@ -103,6 +104,7 @@ class Features:
     whole: bool = True  # a short query: every word before some (criterion 4)
     literal: bool = True  # today's edition holds this very text (not an older wording)
     band: int = BANDS  # the weight in steps of the best candidate's (criterion 7)
+    loose: bool = False  # an exact entry by lemma or singular only, beside one as typed
 
     @property
     def full(self) -> bool:
@@ -114,6 +116,7 @@ class Features:
             not self.preferred,
             not self.current,
             self.tier,
+            self.tier == 0 and self.loose,
             self.tier == 0 and not self.literal,
             self.sub,
             self.order,
@@ -149,6 +152,7 @@ class Features:
         s = float(self.preferred)
         s = s * 2 + float(self.current)
         s = s * 3 + (2 - self.tier)
+        s = s * 2 + float(not (self.tier == 0 and self.loose))
         s = s * 2 + float(not (self.tier == 0 and not self.literal))
         s = s * 2 + float(not self.sub)
         s = s * 4 + (3 - max(min(self.order, 3), 0))
