@@ -82,6 +82,7 @@ from .query import (
 from .rank import (
     ASIDE_ENTRY,
     BANDS,
+    COVERAGE_POWER,
     OFF_SUBJECT,
     PERMISSION,
     PERMISSION_SAID,
@@ -980,6 +981,11 @@ def _rank(
             opening = next((i for i, t in enumerate(tokens[:4]) if t not in STOP_WORDS), None)
             if opening is not None and opening in found[rarest]:
                 features.weight *= SUBJECT
+        if not whole:
+            # A question goes to the text its words mostly name (criterion 4): a short text
+            # repeating two of its words (730.1 on day and night) weighs less than one
+            # holding them all (730.2a for "day becomes night if no spells were cast").
+            features.weight *= coverage**COVERAGE_POWER
         if c.group.kind == "glossary" and not whole and tier == 2:
             features.weight *= ASIDE_ENTRY
         if permission and c.group.kind == "rule" and not PERMISSION_SAID.isdisjoint(tokens):
