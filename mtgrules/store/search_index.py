@@ -360,9 +360,13 @@ def index_clauses(
 def has_power_toughness_text(conn: Connection) -> bool:
     """Whether any indexed clause holds a slash, as every power and toughness does
     (migration 0012 reindexes only such a store)."""
+    from sqlalchemy import text
+
     kinds = ", ".join(f"'{k}'" for k in INDEXED_KINDS)
-    row = conn.exec_driver_sql(
-        f"SELECT 1 FROM clause c WHERE c.kind IN ({kinds}) AND c.norm LIKE '%/%' LIMIT 1"
+    # The pattern is a bound parameter: psycopg reads a literal '%/' as a placeholder.
+    row = conn.execute(
+        text(f"SELECT 1 FROM clause c WHERE c.kind IN ({kinds}) AND c.norm LIKE :slash LIMIT 1"),
+        {"slash": "%/%"},
     ).first()
     return row is not None
 
