@@ -272,6 +272,14 @@ PLAYER_WORDS = [
     ),
     ("is floating mana lost", [("mana",), ("pool",), ("lost",)], "floating mana: mana pool"),
     ("the turn it comes down", [("turn",), ("enter",)], "comes down: enters, as comes in"),
+    ("who is the ap", [("active",), ("player",)], "AP: active player"),
+    ("attack step", [("declare",), ("attacker",), ("step",)], "the step's name in the rules"),
+    (
+        "do i lose if i deck out",
+        [("lose",), ("draw",), ("library",), ("card",)],
+        "deck out: draw from a library with no cards (704.5b)",
+    ),
+    ("removal spell", [("removal", "destroy", "exile"), ("spell",)], "removal: or what it does"),
     (
         "tap for mana in response",
         [("activate",), ("mana",), ("ability",), ("response",)],
