@@ -5,6 +5,7 @@ Only this module imports click. Errors become one stderr line and an exit code h
 
 from __future__ import annotations
 
+import re
 import sys
 from contextlib import contextmanager
 from pathlib import Path
@@ -1387,7 +1388,7 @@ def fetch(
 # --- search commands ---
 
 
-@cli.command(epilog=examples("search"))
+@cli.command(epilog=examples("search"), context_settings={"ignore_unknown_options": True})
 @click.argument("query", nargs=-1)
 @click.option(
     "--lang", "language", metavar="L", help="Only hits in this language (en, fr, es, zh...)."
@@ -1425,6 +1426,7 @@ def search(
     from .search import search as run_search
     from .search.render import render_search
 
+    _refuse_unknown_options(query)
     hint = None
     with app.reader() as s:
         result = run_search(
@@ -1445,6 +1447,18 @@ def search(
         click.echo(to_json(result.as_json()))
         return
     _styled(render_search(result, use_colour(), _width(), hint=hint))
+
+
+# A query word may open with a minus: "-1/-1 counters", "-X/-0", "-2". Click reads those as
+# options, so search lets unknown options through (ignore_unknown_options) and refuses here
+# only what is no power, toughness or number: a mistyped option ("--limt") must still fail.
+_QUERY_MINUS = re.compile(r"[-−](\d|[xXnN*]/)")
+
+
+def _refuse_unknown_options(words: tuple[str, ...]) -> None:
+    for word in words:
+        if word.startswith("-") and not _QUERY_MINUS.match(word):
+            raise click.NoSuchOption(word.split("=", 1)[0], ctx=click.get_current_context())
 
 
 def main() -> None:

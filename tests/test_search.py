@@ -427,6 +427,35 @@ def test_bad_query_cli(corpus_db, query, why):
     assert "Traceback" not in proc.stderr + proc.stdout
 
 
+# A power and toughness is no full-text operator, nor a minus an option: (argv after
+# "search", the first hit's label, why). Read in cr-en-2026-01-16.txt.
+MINUS_AND_STAR = [
+    (["-1/-1", "counters"], "704.5q", "704.5q: a +1/+1 and a -1/-1 counter on one permanent"),
+    (["--limit", "2", "-1/-1"], "704.5q", "options before the query, as click allows"),
+    (["*/*"], None, "the star of a characteristic-defining ability: searched, not refused"),
+]
+
+
+@pytest.mark.parametrize(("argv", "first", "why"), MINUS_AND_STAR)
+def test_a_query_may_open_with_a_minus_or_hold_a_star(corpus_db, argv, first, why):
+    proc = run_cli("search", *argv, "--json", db=corpus_db)
+    assert proc.returncode == 0, (why, proc.stderr)
+    hits = json.loads(proc.stdout)["hits"]
+    if first is not None:
+        assert hits[0]["label"] == first, why
+
+
+@pytest.mark.parametrize(
+    "argv", [["stack", "--limt", "3"], ["-x", "stack"], ["stack", "--langue=fr"]]
+)
+def test_a_mistyped_option_is_still_refused(corpus_db, argv):
+    proc = run_cli("search", *argv, db=corpus_db)
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "No such option" in lines[0], proc.stderr
+    assert lines[0].endswith("(see: mtgrules search --help)"), lines[0]
+
+
 def test_cli_json(corpus_db):
     proc = run_cli("search", "stack", "--limit", "3", "--json", db=corpus_db)
     assert proc.returncode == 0, proc.stderr

@@ -12,7 +12,15 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
 from ..errors import QueryError
-from ..text.fold import fold_words, index_words, is_charwise, is_han, is_hangul, is_hiragana
+from ..text.fold import (
+    fold_words,
+    index_words,
+    is_charwise,
+    is_han,
+    is_hangul,
+    is_hiragana,
+    spell_power_toughness,
+)
 from .thesaurus import shipped_thesaurus
 
 # --kind: what a reader calls rules also covers section headings and the examples under rules.
@@ -115,7 +123,9 @@ def check_query(query: str) -> str:
             f"the search query is {len(query)} characters long; keep it under "
             f"{MAX_QUERY_CHARS} (a few words or a rule number such as 107.3g)."
         )
-    if _FTS_SYNTAX.search(query) or query.count('"') % 2:
+    # A power and toughness is no operator: "*/*" is the star of a characteristic-defining
+    # ability (tarmogoyf's */1+*), searched as one word.
+    if _FTS_SYNTAX.search(spell_power_toughness(query.lower())) or query.count('"') % 2:
         raise QueryError(
             "search takes plain words or a rule number, not full-text syntax "
             '(" * ^ NEAR( ...); e.g.: mtgrules search combat damage'
