@@ -7,10 +7,12 @@ pieces, typo corrections, the order's criteria) as tables; then the fast read pa
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
 import pytest
+from sqlalchemy import text
 
 from mtgrules.search import search
 from mtgrules.search.backend import document_count, han_terms
@@ -31,7 +33,7 @@ from mtgrules.search.thesaurus import parse_thesaurus, shipped_thesaurus
 from mtgrules.store import open_store, session_scope
 from mtgrules.store.search_index import term_keys
 from mtgrules.text.detect import spelled_languages
-from mtgrules.text.fold import fold
+from mtgrules.text.fold import fold, fold_words
 
 from .conftest import ON_PG, copy_store, drop_store, run_cli
 
@@ -657,6 +659,25 @@ def test_the_player_words_table_is_general_vocabulary():
         assert not any(w.isdigit() and int(w) >= 10 for w in player), (player, rules)
         assert player not in {(w,) for w in player if w.isdigit()}, (player, rules)
         assert not any(ch.isdigit() for w in rules for ch in w), (player, rules)
+
+
+def test_a_player_phrase_is_no_glossary_term(engine):
+    """A phrase the glossary defines is searched as typed: its entry (an obsolete one says
+    what the term is called today) comes first, not the entry of the words it would be
+    replaced by ("converted mana cost" is Converted Mana Cost (Obsolete), then Mana Value).
+    The four rows that predate this rule are searched as players mean them, their entries
+    found as typed beside (in play: In Play (Obsolete); "deck" keeps the word)."""
+    with session_scope(engine) as s:
+        rows = s.execute(
+            text(
+                "SELECT DISTINCT c.term FROM clause c JOIN edition e ON e.id = c.edition_id "
+                "WHERE c.kind = 'glossary' AND e.language = 'en'"
+            )
+        )
+        terms = {tuple(fold_words(re.sub(r"\s*\(.*?\)", "", t))) for (t,) in rows if t}
+    table = shipped_thesaurus()
+    keys = [*table.phrases, *((k,) for k in table.alternatives)]
+    assert {k for k in keys if k in terms} == {("in", "play"), ("edh",), ("fizzle",), ("deck",)}
 
 
 @pytest.mark.parametrize(
