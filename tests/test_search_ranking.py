@@ -34,6 +34,7 @@ from mtgrules.store import open_store, session_scope
 from mtgrules.store.search_index import term_keys
 from mtgrules.text.detect import spelled_languages
 from mtgrules.text.fold import fold, fold_words
+from mtgrules.text.labels import closing_reference
 
 from .conftest import ON_PG, copy_store, drop_store, run_cli
 
@@ -690,6 +691,66 @@ def test_a_player_phrase_is_no_glossary_term(engine):
 def test_a_player_words_row_of_several_words_with_alternatives_is_refused(line, error):
     with pytest.raises(ValueError, match=error):
         parse_thesaurus(line)
+
+
+# A text whose last sentence only points to a rule: (excerpt of the 2026-01-16 texts, the
+# rule pointed to, why).
+CLOSING_REFERENCES = [
+    (
+        "These actions happen immediately. See rule 800.4a.",
+        "800.4a",
+        "405.6h (en; the Korean translation keeps this English sentence)",
+    ),
+    ("这些动作立刻发生。参见规则800.4a。", "800.4a", "405.6h, community Simplified Chinese"),
+    ("これらの処理は即座に発生する。rule 800.4a 参照。", "800.4a", "405.6h, mtgwiki Japanese"),
+    ("means “Tap this permanent.” See rule 107.5.", "107.5", "Tap Symbol: after a quote"),
+    (
+        "Players usually don’t get priority during the cleanup step (see rule 514.3).",
+        None,
+        "117.3a: in brackets, an aside",
+    ),
+    (
+        "Ignore this rule in Two-Headed Giant games; see rule 704.6b instead.",
+        None,
+        "704.5c: inside a sentence, an exception",
+    ),
+    (
+        "This is an exception to rule 800.4a. See rule 407, “Ante.”",
+        None,
+        "800.4n: a section by its title, not one rule",
+    ),
+    ("If a player has ten or more poison counters, that player loses the game.", None, "none"),
+]
+
+
+@pytest.mark.parametrize(("text", "rule", "why"), CLOSING_REFERENCES)
+def test_the_rule_a_text_closes_by_pointing_to(text, rule, why):
+    assert closing_reference(text) == rule, why
+
+
+# Queries whose best hit ends by pointing to a rule on the page: (query, the first two hits,
+# why: read in cr-en-2026-01-16.txt).
+POINTED_FIRST = [
+    (
+        "player leaving a multiplayer game",
+        ["800.4a", "405.6h"],
+        "405.6h 'objects may leave the game ... See rule 800.4a'; 800.4a says what becomes of each",
+    ),
+    (
+        "when does unspent mana empty",
+        ["500.5", "703.4q"],
+        "703.4q '... any unspent mana left in a player's mana pool empties. See rule 500.5.'",
+    ),
+]
+
+
+@pytest.mark.parametrize(("query", "first", "why"), POINTED_FIRST)
+def test_the_rule_pointed_to_comes_before_its_pointer(engine, query, first, why):
+    hits = _search(engine, query, limit=20).hits
+    assert [h.label for h in hits[:2]] == first, why
+    assert hits[0].score >= hits[1].score and hits[0].relevance >= hits[1].relevance
+    # A short page opens as a long one does.
+    assert [h.label for h in _search(engine, query, limit=1).hits] == first[:1]
 
 
 @pytest.mark.parametrize(("query", "first", "why"), PLAYER_FIRST)

@@ -24,7 +24,7 @@ from ..store.search_index import term_key
 from ..termbase import Termbase, load_termbase
 from ..text.detect import spelled_languages
 from ..text.fold import fold_words, is_han
-from ..text.labels import match_rule_query, parent_of, rule_of
+from ..text.labels import closing_reference, match_rule_query, parent_of, rule_of
 from ..text.language import (
     SOURCE_LANGUAGE,
     base_language,
@@ -97,7 +97,7 @@ from .rank import (
     term_in,
     weigh,
 )
-from .results import SearchResult
+from .results import Hit, SearchResult
 
 # Distinct texts fetched per expression: each lineage may need several (one per wording),
 # and a page is 20 lineages by default.
@@ -274,14 +274,18 @@ def search(
     def current_heads(heads: set[int]) -> set[int]:
         return {h for h, e in clause_editions(session, heads).items() if e in today}
 
+    # The pointed rules' pass looks a little past a short page, so that its first hits are
+    # those of a longer one (--limit 3 opens as --limit 20 does).
+    page = lineages(ranked, max(limit, POINTED_WITHIN), load, current_heads)
     hits = make_hits(
         session,
-        _rules_before_subrules(lineages(ranked, limit, load, current_heads)),
+        _rules_before_subrules(page),
         by_id,
         highlight,
         plan.allowed,
         today,
     )
+    hits = _pointed_rules_first(hits)[:limit]
     if aligned:
         attach_aligned(session, hits, alive, termbase)
     return SearchResult(
@@ -346,6 +350,48 @@ def _rules_before_subrules(page: list[list[Ranked]]) -> list[list[Ranked]]:
         )
         if first is not None:
             out.insert(first, out.pop(i))
+    return out
+
+
+# How far down the page a rule pointed to may stand to move up (_pointed_rules_first).
+POINTED_WITHIN = 20
+
+
+def _pointed_rules_first(hits: list[Hit]) -> list[Hit]:
+    """A rule that ends by only pointing to another ("... These actions happen immediately.
+    See rule 800.4a.") gives its place, score and relevance to that rule when the rule is
+    among the hits too: the rules say themselves where the matter is set out in full
+    (405.6h, on a player leaving a multiplayer game, points to 800.4a, which says what
+    becomes of each object). Within the first POINTED_WITHIN hits, today's rules, one
+    language; each pointer gives way once."""
+    out = list(hits)
+    i = 0
+    while i < min(len(out), POINTED_WITHIN):
+        pointer = out[i]
+        target = (
+            closing_reference(pointer.text)
+            if pointer.kind == "rule" and not pointer.obsolete
+            else None
+        )
+        j = next(
+            (
+                j
+                for j in range(i + 1, min(len(out), POINTED_WITHIN))
+                if target is not None
+                and out[j].label == target
+                and out[j].language == pointer.language
+                and out[j].kind == "rule"
+                and not out[j].obsolete
+            ),
+            None,
+        )
+        if j is not None:
+            pointed = out.pop(j)
+            pointed.score = max(pointed.score, pointer.score)
+            pointed.relevance = max(pointed.relevance, pointer.relevance)
+            out.insert(i, pointed)
+            i += 1  # the pointer, now one place down, has given way
+        i += 1
     return out
 
 

@@ -35,6 +35,21 @@ SECTION_REF = re.compile(
     r"(?i:\b(?:sections?|rules?|secci[oó]n|r[eè]gles?|reglas?|abschnitte?|sezion[ei]|"
     r"se[cç][aã]o|раздел[аеу]?)\s*)[1-9](?![0-9]|\.[0-9])|第\s*[1-9]\s*[章节節]|(?<![0-9])[1-9]\s*절"
 )
+# A text whose last sentence only points to one rule: "... These actions happen immediately.
+# See rule 800.4a." The rules' own cross-reference to where the matter is set out in full.
+# English (the Korean translation keeps it too), "参见规则800.4a。" (Chinese), "rule 800.4a
+# 参照。" (the mtgwiki Japanese), and the usual wording of the other translations. A
+# reference in brackets or inside a sentence ("(see rule 514.3)", "see rule 704.6b
+# instead") is an aside, not this.
+_REF = r"[0-9]{3}(?:\.[0-9]{1,4}[a-z]?)?"
+_CLOSING_REFERENCE = re.compile(
+    r"(?:^|[.。!?！？][\u201d\u2019')\"]?\s*)(?:"
+    rf"(?:See|Voir|V[eé]ase|Ver|Siehe|Vedi|Veja|См\.)\s+(?:la\s+|a\s+)?"
+    rf"(?:rules?|règles?|reglas?|regras?|Regeln?|regol[ae]|правил[оа])\s+({_REF})\."
+    rf"|(?:参见|參見)(?:规则|規則)\s*({_REF})。"
+    rf"|(?:rule|ルール|規則)\s*({_REF})\s*参照。"
+    r")\s*$"
+)
 _DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"
 _QUERY_LABEL = re.compile(r"^(?:[0-9]{1,3}|[0-9]{3}\.[0-9]{1,4}[a-z]?)$")
 # A search query that is a rule number: the line labels' shape, any case, an optional dot,
@@ -45,6 +60,14 @@ _RULE_QUERY = re.compile(
     r"([0-9]{3}(?:\.[0-9]{1,4}[a-z]?)?)\.?\s*$",
     re.I,
 )
+
+
+def closing_reference(text: str) -> str | None:
+    """The rule a text's last sentence only points to ("See rule 800.4a."), or None."""
+    if not text or not text.rstrip().endswith((".", "。")):
+        return None
+    m = _CLOSING_REFERENCE.search(text)
+    return next((g for g in m.groups() if g), None) if m else None
 
 
 def split_labelled_line(line: str) -> tuple[str, str] | None:
