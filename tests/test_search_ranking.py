@@ -1029,6 +1029,44 @@ def test_a_word_form_finds_its_lemma(engine, query, expected, why):
     assert (top.kind, top.term) == expected, why
 
 
+@pytest.mark.parametrize(
+    ("lang", "ordinal"), [("en", "first"), ("en", "second"), ("en", "third"), ("en", "billionth")]
+)
+def test_an_ordinal_is_not_lemmatised_to_its_number(lang, ordinal):
+    # spaCy's English table says first -> 1: "1" found First Strike, "2" Split Second.
+    from mtgrules.text.lemmas import lemma_table
+
+    assert not lemma_table(lang).get(ordinal, ordinal).isdigit()
+    assert not any(v.isdigit() and not k.isdigit() for k, v in lemma_table(lang).items())
+
+
+def test_migration_0013_reindexes_a_store_with_ordinal_lemmas(store_copy):
+    """A store indexed by the code before 0013 held first -> 1 in its vocabulary and its
+    index: written back here as that code did, the migration finds it and reindexes."""
+    from alembic import command
+
+    from mtgrules.store.migrate import alembic_config
+    from mtgrules.store.search_index import has_ordinal_lemmas
+
+    engine = open_store(str(store_copy))
+    with engine.connect() as conn, conn.begin():
+        assert not has_ordinal_lemmas(conn)
+        cfg = alembic_config(engine)
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0012")
+        conn.execute(text("UPDATE search_word SET lemma = '1' WHERE word = 'first'"))
+        assert has_ordinal_lemmas(conn)
+        command.upgrade(cfg, "0013")
+        assert not has_ordinal_lemmas(conn)
+        lemma = conn.execute(
+            text("SELECT lemma FROM search_word WHERE word = 'first' AND language = 'en'")
+        ).scalar_one()
+    hits = _search(engine, "1", limit=3).hits
+    engine.dispose()
+    assert lemma == "first"
+    assert "First Strike" not in [h.term for h in hits]
+
+
 def test_lemmas_match_where_no_prefix_does(engine):
     """ "left" is no prefix of "leaves", but both are "leave": 111.8 ("A token that has left
     the battlefield") answers a question about a token leaving it."""

@@ -371,6 +371,21 @@ def has_power_toughness_text(conn: Connection) -> bool:
     return row is not None
 
 
+def has_ordinal_lemmas(conn: Connection) -> bool:
+    """Whether the index holds a word lemmatised to a number (first -> 1, from English's
+    lookup table before text/lemmas.py left those out): migration 0013 reindexes only such
+    a store."""
+    from sqlalchemy import text
+
+    # Lemmas from "0" up to, not including, ":" (the character after "9"): those opening
+    # with a digit; the rest is read here, the same on both databases.
+    rows = conn.execute(
+        text(f"SELECT word, lemma FROM {WORD_TABLE} WHERE lemma >= :low AND lemma < :high"),
+        {"low": "0", "high": ":"},
+    )
+    return any(lemma.isdigit() and not word.isdigit() for word, lemma in rows)
+
+
 def has_charwise_text(conn: Connection) -> bool:
     """Whether any indexed clause holds kana or Hangul (migration 0011 reindexes only
     such a store: the index of any other text is the same in 0010's form and today's)."""

@@ -70,6 +70,11 @@ def _folded_tables(files: dict[str, Any], names: list[str]) -> dict[str, str]:
             if not isinstance(form, str) or not isinstance(lemma, str):
                 continue
             key, value = fold(form), fold(lemma)
+            # English's table gives an ordinal its number (first -> 1, second -> 2): not a
+            # form of the same word for a reader of the rules, and it made "1" find First
+            # Strike and "second main phase" every text with a 2.
+            if value.isdigit() and not key.isdigit():
+                continue
             if key and value and key != value and " " not in value:
                 out.setdefault(key, value)
     return out
