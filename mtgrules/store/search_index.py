@@ -377,11 +377,11 @@ def has_ordinal_lemmas(conn: Connection) -> bool:
     a store."""
     from sqlalchemy import text
 
-    # Lemmas from "0" up to, not including, ":" (the character after "9"): those opening
-    # with a digit; the rest is read here, the same on both databases.
+    # Those opening with a digit, by their first character: a range such as lemma < ':'
+    # would follow PostgreSQL's collation, which may not order punctuation after digits.
+    digits = ", ".join(f"'{d}'" for d in "0123456789")
     rows = conn.execute(
-        text(f"SELECT word, lemma FROM {WORD_TABLE} WHERE lemma >= :low AND lemma < :high"),
-        {"low": "0", "high": ":"},
+        text(f"SELECT word, lemma FROM {WORD_TABLE} WHERE substr(lemma, 1, 1) IN ({digits})")
     )
     return any(lemma.isdigit() and not word.isdigit() for word, lemma in rows)
 
