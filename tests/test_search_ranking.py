@@ -732,7 +732,7 @@ def test_the_rule_a_text_closes_by_pointing_to(text, rule, why):
 # why: read in cr-en-2026-01-16.txt).
 POINTED_FIRST = [
     (
-        "player leaving a multiplayer game",
+        "objects owned by a player who leaves a multiplayer game",
         ["800.4a", "405.6h"],
         "405.6h 'objects may leave the game ... See rule 800.4a'; 800.4a says what becomes of each",
     ),
