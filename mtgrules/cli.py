@@ -5,7 +5,6 @@ Only this module imports click. Errors become one stderr line and an exit code h
 
 from __future__ import annotations
 
-import re
 import sys
 from contextlib import contextmanager
 from pathlib import Path
@@ -1451,14 +1450,15 @@ def search(
 
 # A query word may open with a minus: "-1/-1 counters", "-X/-0", "-2". Click reads those as
 # options, so search lets unknown options through (ignore_unknown_options) and refuses here
-# only what is no power, toughness or number: a mistyped option ("--limt") must still fail.
-_QUERY_MINUS = re.compile(r"[-−](\d|[xXnN*]/)")
-
-
+# only what is no power and toughness (text/fold.py reads those) nor a number: a mistyped
+# option ("--limt") must still fail.
 def _refuse_unknown_options(words: tuple[str, ...]) -> None:
     for word in words:
-        if word.startswith("-") and not _QUERY_MINUS.match(word):
-            raise click.NoSuchOption(word.split("=", 1)[0], ctx=click.get_current_context())
+        if word.startswith("-") and not word[1:].isdigit():
+            from .text.fold import spell_power_toughness
+
+            if spell_power_toughness(word.lower()) == word.lower():
+                raise click.NoSuchOption(word.split("=", 1)[0], ctx=click.get_current_context())
 
 
 def main() -> None:

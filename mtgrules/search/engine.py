@@ -368,30 +368,26 @@ def _pointed_rules_first(hits: list[Hit]) -> list[Hit]:
     i = 0
     while i < min(len(out), POINTED_WITHIN):
         pointer = out[i]
-        target = (
-            closing_reference(pointer.text)
-            if pointer.kind == "rule" and not pointer.obsolete
-            else None
-        )
+        i += 1
+        if pointer.kind != "rule" or pointer.obsolete:
+            continue
+        target = closing_reference(pointer.text)
         j = next(
             (
                 j
-                for j in range(i + 1, min(len(out), POINTED_WITHIN))
-                if target is not None
-                and out[j].label == target
-                and out[j].language == pointer.language
-                and out[j].kind == "rule"
+                for j in range(i, min(len(out), POINTED_WITHIN))
+                if (out[j].kind, out[j].label, out[j].language)
+                == ("rule", target, pointer.language)
                 and not out[j].obsolete
             ),
             None,
         )
-        if j is not None:
+        if target is not None and j is not None:
             pointed = out.pop(j)
             pointed.score = max(pointed.score, pointer.score)
             pointed.relevance = max(pointed.relevance, pointer.relevance)
-            out.insert(i, pointed)
-            i += 1  # the pointer, now one place down, has given way
-        i += 1
+            out.insert(i - 1, pointed)
+            i += 1  # past the pointer, now one place down: it gives way once
     return out
 
 
