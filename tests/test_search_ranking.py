@@ -258,6 +258,11 @@ PLAYER_WORDS = [
         "the rules spell it: 'ten or more poison counters'",
     ),
     (
+        "planeswalker with zero loyalty",
+        [("planeswalker",), ("zero", "0"), ("loyalty",)],
+        "the rules print it: 'has loyalty 0'; and spell it: 'zero targets'",
+    ),
+    (
         "put 1 +1/+1 counter",
         [("put",), ("1",), ("ptplus1byplus1",), ("counter",)],
         "+1/+1 is one word (text/fold.py); 1 stays 1: not 'one'",

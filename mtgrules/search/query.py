@@ -287,6 +287,10 @@ _NUMBER_NAMES = (
     "seventeen eighteen nineteen twenty"
 ).split()
 _NUMBERS = {str(n): (str(n), name) for n, name in enumerate(_NUMBER_NAMES, start=3)}
+# And the other way: zero is spelled in some rules ("zero or more objects", "zero targets")
+# and printed as 0 in most of those a player asks about ("has loyalty 0", "0 or less life",
+# "a battle with 0 defense"): "zero" typed is searched as either.
+_NUMBERS["zero"] = ("zero", "0")
 
 
 def parse_query(query: str) -> ParsedQuery:
