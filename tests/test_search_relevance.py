@@ -5,6 +5,7 @@ themselves (MRR@10, top 3) are benchmarks/eval_search.py's job, not a test's.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from pathlib import Path
 
@@ -249,6 +250,27 @@ def test_each_held_out_set_is_apart_from_the_tuning_set(relevance_set, path):
     assert len(held_out) >= 10
     tuned = {(fold(q.q), q.filter) for q in relevance_set}
     assert [q.q for q in held_out if (fold(q.q), q.filter) in tuned] == []
+
+
+POOLED = sorted((Path(__file__).resolve().parent / "search_pooled").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", POOLED, ids=lambda p: p.stem)
+def test_pooled_judgments_are_complete_and_of_their_set(path):
+    """benchmarks/pool_search.py's judgments: every item judged, each about a query of the
+    held-out set it is named after, and each judged text named by its clause."""
+    items = json.loads(path.read_text(encoding="utf-8"))
+    queries = {
+        (q.number, q.q)
+        for q in load_relevance_set(path.parent.parent / f"search_relevance_{path.stem}.toml")
+    }
+    assert items
+    for item in items:
+        number, kind, label, term, _edition = item["hit"]
+        assert item["verdict"] in ("yes", "partial", "no"), item["id"]
+        assert item["role"] in ("pool", "control"), item["id"]
+        assert (number, item["query"]) in queries, item["id"]
+        assert label if kind != "glossary" else term, item["id"]
 
 
 # Answers that must be reported: each one is wrong in a different way.
