@@ -87,6 +87,34 @@ SHAPES = [
         lambda r: r["hits"] and all("pile" in h["text"] for h in r["hits"]),
         "nothing as typed in French: the termbase's French form",
     ),
+    (
+        "stack",
+        {"language": "fr"},
+        lambda r: r["searched_as"] == {"fr": ["pile"]},
+        "the reader is told which form was searched",
+    ),
+    (
+        "スタック",
+        {},
+        lambda r: (
+            r["searched_as"] == {"en": ["stack"]}
+            and r["hits"][0]["kind"] == "glossary"
+            and r["hits"][0]["term"] == "Stack"
+        ),
+        "no Japanese text in the store: the termbase's English form, not nothing",
+    ),
+    (
+        "스택",
+        {},
+        lambda r: r["searched_as"] == {"en": ["stack"]} and r["hits"][0]["term"] == "Stack",
+        "no Korean text either",
+    ),
+    (
+        "堆叠",
+        {},
+        lambda r: r["searched_as"] == {} and r["hits"][0]["language"] == "zh-Hans",
+        "Chinese texts in the store: searched as typed",
+    ),
     ("stack", {"as_of": 1}, lambda r: len(r["hits"]) > 0, "--as-of"),
     (
         "the stack",

@@ -217,6 +217,7 @@ def search(
         dfs=dfs,
     )
     highlight = sorted({w for t in terms for w in t.alts})
+    searched_as: dict[str, list[str]] = {}
     # Asked for a language the query's term is not in ("stack" --lang fr) and it finds next
     # to nothing there as typed: search that language's form of the term instead ("pile").
     # As typed first, because "pile" --lang en means English piles of cards.
@@ -227,30 +228,22 @@ def search(
         and not any(same_tag(language, q) for q in term_languages)
     ):
         forms = [f for lang, fs in translations.items() if same_tag(lang, language) for f in fs]
-        form_words = [fw for fw in (fold_words(f) for f in forms) if fw]
-        if form_words:
-            single = [fw[0] for fw in form_words if len(fw) == 1]
-            # Several one-word forms: any of them; else the first form, all its words.
-            if len(single) > 1:
-                terms = [Term(tuple(single))]
-                text = forms[[len(fw) == 1 for fw in form_words].index(True)]
-            else:
-                terms = [Term((w,)) for w in form_words[0]]
-                text = forms[0]
-            alt = ParsedQuery(text, form_words[0], terms, index_tokens(text))
-            plan.preferred = [language]
-            ranked = _rank(
-                plan,
-                alt,
-                terms,
-                fixes={},
-                translations={},
-                term_languages=[],
-                termbase=termbase,
-                aligned=False,
-                dfs=dfs,
-            )
-            highlight = sorted({w for fw in form_words for w in fw})
+        found = _rank_forms(plan, forms, language, termbase, dfs)
+        if found is not None:
+            ranked, highlight = found
+            searched_as = {language: forms}
+            fuzzy_words = {}
+    # Nothing at all as typed, and the termbase knows the query as a term of a language the
+    # store has no text in ("スタック" with no Japanese translation ingested): its form in a
+    # language the store has is searched instead, English first, and the reader told.
+    elif not ranked and not language and translations:
+        held = {e.language for e in editions}
+        order = sorted(translations, key=lambda lang: (not same_tag(lang, SOURCE_LANGUAGE), lang))
+        target = next((lang for lang in order if any(same_tag(lang, h) for h in held)), None)
+        found = _rank_forms(plan, translations[target], target, termbase, dfs) if target else None
+        if found is not None:
+            ranked, highlight = found
+            searched_as = {target: translations[target]}
             fuzzy_words = {}
 
     def load(batch: list[Ranked]) -> None:
@@ -289,8 +282,40 @@ def search(
     if aligned:
         attach_aligned(session, hits, alive, termbase)
     return SearchResult(
-        query, "text", parsed.words, hits, fuzzy_words, translations, list(preferred)
+        query, "text", parsed.words, hits, fuzzy_words, translations, list(preferred), searched_as
     )
+
+
+def _rank_forms(
+    plan: _Plan, forms: list[str], language: str, termbase: Termbase, dfs: dict[Term, int]
+) -> tuple[list[Ranked], list[str]] | None:
+    """The candidates of the termbase's ``forms`` of the query's term in ``language``, ranked
+    as that language's query, and the words to highlight (None: no form has a word to
+    search). Several one-word forms: any of them; else the first form, all its words."""
+    form_words = [fw for fw in (fold_words(f) for f in forms) if fw]
+    if not form_words:
+        return None
+    single = [fw[0] for fw in form_words if len(fw) == 1]
+    if len(single) > 1:
+        terms = [Term(tuple(single))]
+        text = forms[[len(fw) == 1 for fw in form_words].index(True)]
+    else:
+        terms = [Term((w,)) for w in form_words[0]]
+        text = forms[0]
+    alt = ParsedQuery(text, form_words[0], terms, index_tokens(text))
+    plan.preferred = [language]
+    ranked = _rank(
+        plan,
+        alt,
+        terms,
+        fixes={},
+        translations={},
+        term_languages=[],
+        termbase=termbase,
+        aligned=False,
+        dfs=dfs,
+    )
+    return ranked, sorted({w for fw in form_words for w in fw})
 
 
 # A query that is one symbol as cards print it: {T}, {Q}, {E}, {S}, {W/U}, {2}, {TK}.

@@ -112,6 +112,9 @@ def render_search(
     if result.translations:
         forms = " · ".join(f"{lang} {' / '.join(fs)}" for lang, fs in result.translations.items())
         out.append(dim(wrap(visible(f"termbase: {forms}"), "", width), colour))
+    if result.searched_as:
+        forms = " · ".join(f"{lang} {' / '.join(fs)}" for lang, fs in result.searched_as.items())
+        out.append(wrap(visible(f"Searched as the termbase's {forms}, not as typed"), "", width))
     if result.fuzzy_words:
         fixes = ", ".join(f"{w} → {' / '.join(alts)}" for w, alts in result.fuzzy_words.items())
         out.append(

@@ -141,6 +141,10 @@ class SearchResult:
     # The languages ranked first: --lang, else those the query's spelling or the termbase
     # say it is written in (maná: es; coût: fr; 堆疊: zh-Hant), else English.
     languages: list[str] = field(default_factory=list)
+    # The termbase's forms searched instead of the query as typed ({"en": ["stack"]} for
+    # "スタック" in a store without Japanese texts; {"fr": ["pile"]} for "stack" --lang fr);
+    # empty when the query was searched as typed.
+    searched_as: dict[str, list[str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         # The rank decides the order; relevance is measured apart from it (rank.py), and a
@@ -160,5 +164,6 @@ class SearchResult:
             "languages": self.languages,
             "fuzzy_words": self.fuzzy_words,
             "translations": self.translations,
+            "searched_as": self.searched_as,
             "hits": [h.as_json() for h in self.hits],
         }
