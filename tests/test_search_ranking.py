@@ -258,6 +258,11 @@ PLAYER_WORDS = [
         "the rules spell it: 'ten or more poison counters'",
     ),
     (
+        "does my spell fizzle",
+        [("spell",), ("target",), ("illegal",), ("resolve",)],
+        "fizzle: it does not resolve, its targets illegal (608.2b), not any text on resolving",
+    ),
+    (
         "planeswalker with zero loyalty",
         [("planeswalker",), ("zero", "0"), ("loyalty",)],
         "the rules print it: 'has loyalty 0'; and spell it: 'zero targets'",
