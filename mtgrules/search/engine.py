@@ -218,6 +218,7 @@ def search(
     )
     highlight = sorted({w for t in terms for w in t.alts})
     searched_as: dict[str, list[str]] = {}
+    instead: tuple[str, list[str]] | None = None  # (language, the termbase's forms in it)
     # Asked for a language the query's term is not in ("stack" --lang fr) and it finds next
     # to nothing there as typed: search that language's form of the term instead ("pile").
     # As typed first, because "pile" --lang en means English piles of cards.
@@ -228,11 +229,7 @@ def search(
         and not any(same_tag(language, q) for q in term_languages)
     ):
         forms = [f for lang, fs in translations.items() if same_tag(lang, language) for f in fs]
-        found = _rank_forms(plan, forms, language, termbase, dfs)
-        if found is not None:
-            ranked, highlight = found
-            searched_as = {language: forms}
-            fuzzy_words = {}
+        instead = (language, forms)
     # Nothing at all as typed, and the termbase knows the query as a term of a language the
     # store has no text in ("スタック" with no Japanese translation ingested): its form in a
     # language the store has is searched instead, English first, and the reader told.
@@ -240,11 +237,13 @@ def search(
         held = {e.language for e in editions}
         order = sorted(translations, key=lambda lang: (not same_tag(lang, SOURCE_LANGUAGE), lang))
         target = next((lang for lang in order if any(same_tag(lang, h) for h in held)), None)
-        found = _rank_forms(plan, translations[target], target, termbase, dfs) if target else None
-        if found is not None:
-            ranked, highlight = found
-            searched_as = {target: translations[target]}
-            fuzzy_words = {}
+        if target is not None:
+            instead = (target, translations[target])
+    found = _rank_forms(plan, instead[1], instead[0], termbase, dfs) if instead else None
+    if found is not None:
+        ranked, highlight = found
+        searched_as = {instead[0]: instead[1]}
+        fuzzy_words = {}
 
     def load(batch: list[Ranked]) -> None:
         """Members (in the editions searched) and the newest clause of these candidates."""
