@@ -88,6 +88,9 @@ SECOND = [
     ("commander", {}, ("heading", "903"), "See rule 903"),
     ("trample", {}, ("rule", "702.19"), "See rule 702.19"),
     ("mana cost", {}, ("heading", "202"), "See rules 107.4 and 202: 202 holds the phrase"),
+    ("layer 7", {}, ("rule", "613.1g"), "a term with its number: 'Layer 7: Power- and/or ...'"),
+    ("layer 4", {}, ("rule", "613.1d"), "'Layer 4: Type-changing effects are applied.'"),
+    ("ward 2", {}, ("rule", "702.21"), "cloak's 701.58a gives 'ward {2}' in passing: Ward's rule"),
 ]
 
 # (query, the language the first hit must be in, why): the query's language from its spelling

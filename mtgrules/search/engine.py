@@ -741,6 +741,11 @@ def _singular(word: str) -> str:
     return word
 
 
+# How far into a rule a term with its number may stand and still be what the rule is about
+# ("Within layer 7, apply ...": 613.4).
+NAMED_WITHIN = 2
+
+
 def _rank(
     plan: _Plan,
     parsed: ParsedQuery,
@@ -988,6 +993,12 @@ def _rank(
         }
     rarest = max(range(len(terms)), key=lambda i: idfs[i]) if terms else None
     permission = asks_permission(parsed.words)
+    # A term with its number ("layer 7", "layer 4") is the term's entry, then the rule that
+    # opens with the two together ("Layer 7: Power- and/or toughness-changing effects are
+    # applied", 613.1g) before the term's defining rules: the reader asked for that one.
+    # Only at the opening: cloak's 701.58a gives a card "ward {2}" in passing, and "ward 2"
+    # is still Ward.
+    numbered = bool(_without_parameter(_said(parsed.words)))
     aside = _off_subject(plan, terms, [c for c, *_r in texts if c.group.id in literal], samples)
     for c, row, tokens, lemmas in texts:
         lang = c.group.language
@@ -1002,6 +1013,14 @@ def _rank(
         # A first subrule of a defining rule that says nothing of the query (104.1 under
         # 104 "Ending the Game", for conceding) is not where the term is defined.
         tier = 2 if c.sub and c.tier == 1 and not any(held) else c.tier
+        named = (
+            numbered
+            and c.group.kind == "rule"
+            and c.group.id in literal
+            and has_phrase(parsed.tokens, tokens[: len(parsed.tokens) + NAMED_WITHIN], exact=True)
+        )
+        if named:
+            tier = 1
         if (
             c.contained
             and tier == 2
@@ -1037,8 +1056,8 @@ def _rank(
             official=c.group.kind not in ("commentary", "example"),
             current=c.group.id in current,
             literal=c.group.id in literal,
-            sub=c.sub and tier == 1,
-            order=c.order if c.sub and tier == 1 else 0,
+            sub=c.sub and tier == 1 and not named,
+            order=c.order if c.sub and tier == 1 and not named else 0,
             whole=whole,
         )
         # A rule that opens with the question's rarest word is about it ("A token that's in a
