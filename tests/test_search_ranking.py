@@ -213,6 +213,33 @@ OFF_SUBJECT = [
     ("what happens when everyone passes priority", "731.1", "Taking Shortcuts", "117.3d"),
 ]
 
+# A question naming a feature whole (a keyword ability, a section of chapters 7 to 9) among
+# other words goes to that feature's rules, before general rules sharing the other words;
+# a keyword action (701: destroy, counter, cast) is a verb the whole of the rules use, and
+# names nothing: (query, the first hit, why). Read in cr-en-2026-01-16.txt; before, the
+# first hits were 304.5, 506.7b and 208.1.
+NAMED_FEATURES = [
+    (
+        "can you equip at instant speed",
+        "702.6a",
+        "702.6a '[Cost]: Attach this permanent to target creature you control. Activate only as "
+        "a sorcery'; 304.5 on 'any time they could cast an instant' says nothing of equip",
+    ),
+    (
+        "crew 3 with two 2 power dudes ok?",
+        "702.122a",
+        "702.122a 'Tap any number of other untapped creatures you control with total power N "
+        "or greater'; 208.1 defines power",
+    ),
+    (
+        "I destroy a creature I stole, whose graveyard does it go to",
+        "400.3",
+        "400.3 'If an object would go to any library, graveyard, or hand other than its "
+        "owner's, it goes to its owner's corresponding zone'; 'destroy' does not make it a "
+        "question about 701.8 Destroy",
+    ),
+]
+
 # A question goes first to a rule that opens with its rarest word, its subject: (query, the
 # first hit, why). Read in cr-en-2026-01-16.txt.
 SUBJECT_FIRST = [
@@ -657,6 +684,42 @@ def test_players_words_are_searched_as_the_rules_words(query, terms, why):
     assert [t.alts for t in parse_query(query).terms] == terms, why
 
 
+# A mistyped word of a player's phrase: the phrase is searched in the rules' words as if
+# typed right, the correction reported (query, the correction, the first hit, why). Read in
+# cr-en-2026-01-16.txt; before, "instnat" was searched as "instant" beside "speed", and the
+# Max Speed rules (702.178) came first.
+PHRASE_TYPOS = [
+    (
+        "can you equip at instnat speed",
+        {"instnat": ["instant"]},
+        "702.6a",
+        "'instant speed' is 'could cast an instant'; 702.6a: 'Activate only as a sorcery'",
+    ),
+]
+
+
+@pytest.mark.parametrize(("query", "fixes", "first", "why"), PHRASE_TYPOS)
+def test_a_mistyped_player_phrase_is_searched_as_its_rules_words(engine, query, fixes, first, why):
+    result = _search(engine, query, limit=5)
+    assert result.fuzzy_words == fixes
+    assert result.hits[0].label == first, why
+    assert all(h.fuzzy for h in result.hits)
+
+
+# (words, where the player phrases stand among them)
+SPANS = [
+    (["equip", "at", "instant", "speed"], [(2, 4)]),
+    (["equip", "at", "instnat", "speed"], []),
+    (["etb", "triggers"], [(0, 1)]),
+    (["stack"], []),
+]
+
+
+@pytest.mark.parametrize(("words", "spans"), SPANS)
+def test_where_the_player_phrases_stand(words, spans):
+    assert shipped_thesaurus().spans(words) == spans
+
+
 def test_a_player_phrase_is_the_rules_phrase_too():
     # The phrase and the glossary look-up read the rules' words: "enters the battlefield".
     assert parse_query("ETB triggers").tokens == ["enters", "the", "battlefield", "triggers"]
@@ -784,6 +847,11 @@ def test_a_feature_the_question_does_not_name_weighs_less(engine, query, rule, f
     # Named, its rules come back to the top.
     named = [h.label for h in _search(engine, f"{query} {feature}", limit=10).hits]
     assert rule in named[:5], named
+
+
+@pytest.mark.parametrize(("query", "first", "why"), NAMED_FEATURES)
+def test_a_question_naming_a_feature_goes_to_its_rules(engine, query, first, why):
+    assert _search(engine, query, limit=5).hits[0].label == first, why
 
 
 @pytest.mark.parametrize(("query", "first", "why"), SUBJECT_FIRST)

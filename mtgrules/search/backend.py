@@ -495,3 +495,23 @@ def clauses_under(db: Any, parents: Sequence[Any], first: int) -> list[Any]:
             taken[key] = taken.get(key, 0) + 1
             out.append(r)
     return out
+
+
+# The keyword rules (702.6 Equip, 701.15 Goad) are rules whose parent is the section; the
+# features of chapters 7 to 9 (730 Day and Night, 903 Commander) are section headings.
+_KEYWORD_PARENTS = ("701", "702")
+
+
+def feature_titles(db: Any, editions: Iterable[int]) -> list[Any]:
+    """The titles that may name a feature of the game in these editions: every section
+    heading, and every keyword rule (rows with edition_id, label, norm). Read through the
+    edition's position index: a few thousand rows an edition, under a millisecond."""
+    ids = sorted({int(e) for e in editions})
+    if not ids:
+        return []
+    return fetch(
+        db,
+        "SELECT edition_id, label, norm FROM clause "
+        f"WHERE edition_id IN ({in_list(ids)}) AND (kind = 'heading' OR "
+        f"(kind = 'rule' AND parent IN ({', '.join(repr(p) for p in _KEYWORD_PARENTS)})))",
+    )

@@ -23,7 +23,7 @@ from ..store.queries import EditionInfo, filter_editions, list_editions
 from ..store.search_index import term_key
 from ..termbase import Termbase, load_termbase
 from ..text.detect import spelled_languages
-from ..text.fold import fold_words, is_han
+from ..text.fold import fold_words, is_charwise, is_han
 from ..text.labels import closing_reference, match_rule_query, parent_of, rule_of
 from ..text.language import (
     SOURCE_LANGUAGE,
@@ -41,6 +41,7 @@ from .backend import (
     clauses_labelled,
     clauses_under,
     document_count,
+    feature_titles,
     glossary_groups,
     group_lemmas,
     group_rows,
@@ -98,6 +99,7 @@ from .rank import (
     weigh,
 )
 from .results import Hit, SearchResult
+from .thesaurus import shipped_thesaurus
 
 # Distinct texts fetched per expression: each lineage may need several (one per wording),
 # and a page is 20 lineages by default.
@@ -180,6 +182,13 @@ def search(
         return _rule_search(session, query, rule, editions, kinds, by_id, limit)
 
     parsed = parse_query(_symbol_term(session, query, alive) or query)
+    # A mistyped word of a player's phrase ("at instnat speed"): the phrase is searched in
+    # the rules' words, as if typed right ("could cast an instant"), and the reader told.
+    phrase_fixes = _phrase_fixes(session, parsed)
+    if phrase_fixes:
+        parsed = parse_query(
+            " ".join(phrase_fixes[w][0] if w in phrase_fixes else w for w in fold_words(query))
+        )
     termbase = load_termbase(session)
     term_languages, translations = _translations(termbase, query)
     opposites = [_OPPOSITE + w for w in parsed.words if w.endswith(_PARTICIPLE)]
@@ -216,6 +225,11 @@ def search(
         aligned=aligned,
         dfs=dfs,
     )
+    if phrase_fixes:
+        # Ranked as typed right, shown as found by a correction, as the others are.
+        fuzzy_words = {**phrase_fixes, **fuzzy_words}
+        for r in ranked:
+            r.fuzzy = True
     highlight = sorted({w for t in terms for w in t.alts})
     searched_as: dict[str, list[str]] = {}
     instead: tuple[str, list[str]] | None = None  # (language, the termbase's forms in it)
@@ -615,6 +629,37 @@ def _resolve_terms(
     return terms, fixes
 
 
+def _phrase_fixes(db: Any, parsed: ParsedQuery) -> dict[str, list[str]]:
+    """The typed words the index does not hold whose nearest indexed word (fuzzy.py) makes
+    a player's phrase with the words around it (thesaurus.py): "instnat" in "equip at
+    instnat speed" is "instant", and "instant speed" the phrase. Other mistyped words are
+    left to _resolve_terms, which searches each as its nearest words."""
+    thesaurus = shipped_thesaurus()
+    typed = fold_words(parsed.text)
+    phrased = {w for key in thesaurus.phrases for w in key}
+    unknown = [
+        w
+        for w in dict.fromkeys(typed)
+        if w not in phrased
+        and not is_charwise(w)
+        and document_count(db, Expr((Term((stem(w),)),))) == 0
+    ]
+    if not unknown:
+        return {}
+    from ..text.lemmas import common_words  # only for a word the store lacks
+
+    # An English word the rules never print is no typo (_resolve_terms); the phrases are
+    # English.
+    unknown = [w for w in unknown if w not in common_words(SOURCE_LANGUAGE)]
+    fixes = {w: near for w, near in corrections(db, unknown).items() if near[0] in phrased}
+    covered = {
+        i
+        for start, end in thesaurus.spans([fixes[w][0] if w in fixes else w for w in typed])
+        for i in range(start, end)
+    }
+    return {w: fixes[w][:1] for i, w in enumerate(typed) if w in fixes and i in covered}
+
+
 def _glossary_keys(
     parsed: ParsedQuery, fixes: dict[str, list[str]], *, as_typed: bool = False
 ) -> list[str]:
@@ -864,6 +909,12 @@ def _rank(
         examined |= set(gather(Expr(tuple(terms), "or"), "or"))
     _add_defining_rules(plan, pool, examined, exact)
     _add_defining_rules(plan, pool, examined, within, tier=2)
+    # A feature the query names among other words ("*ninjutsu* timing, can I ninja after
+    # blockers are declared"): its rule and first subrules join, as a contained glossary
+    # term's do; a question's many words may fetch only rules that share the rest.
+    naming = _named_features(plan, terms, fold_words(parsed.text)) if len(terms) > 1 else {}
+    if naming:
+        _add_named_rules(plan, pool, examined, clauses_labelled(db, sorted(naming)))
     concordant = (
         concordant_groups(db, translations, term_languages, plan.by_id, plan.kinds, termbase)
         if aligned and translations
@@ -999,7 +1050,16 @@ def _rank(
     # Only at the opening: cloak's 701.58a gives a card "ward {2}" in passing, and "ward 2"
     # is still Ward.
     numbered = bool(_without_parameter(_said(parsed.words)))
-    aside = _off_subject(plan, terms, [c for c, *_r in texts if c.group.id in literal], samples)
+    subjects = _subjects(
+        plan,
+        terms,
+        [c for c, *_r in texts if c.group.id in current],
+        literal,
+        samples,
+        {gid: [bool(f) for f in found] for gid, (found, _cov) in cover.items()},
+        naming,
+    )
+    aside = subjects.aside | subjects.astray
     for c, row, tokens, lemmas in texts:
         lang = c.group.language
         found, coverage = cover[c.group.id]
@@ -1090,6 +1150,9 @@ def _rank(
 # general mechanics), and chapters 8 and 9, the multiplayer options and casual variants
 # (800 and 900 "General": the chapter's own title names them). Numbering since July 2009.
 KEYWORD_SECTIONS = ("701", "702")
+# The keyword actions (701.8 Destroy, 701.6 Counter, 701.5 Cast) are verbs the whole of
+# the rules use: a question saying "destroyed" or "countered" is not about 701.8 or 701.6.
+ACTION_SECTION = "701."
 FEATURE_SECTIONS = "705"
 VARIANT_CHAPTERS = ("8", "9")
 
@@ -1112,22 +1175,43 @@ def _subject_label(label: str) -> str | None:
     return None
 
 
-def _off_subject(
-    plan: _Plan, terms: list[Term], live: list[_Candidate], samples: dict[int, int]
-) -> set[int]:
-    """The candidates (today's rules) about one feature of the game that the query does not
-    name: none of its terms is in the title of that feature (_subject_label). They weigh
-    OFF_SUBJECT of their weight: a librarian answers "can tapped creatures attack" with the
-    rules of attacking, not with a keyword's rule that mentions tapped attackers (702.154a
-    Enlist), and "what happens when everyone passes priority" with 117.4, not with 731
-    Taking Shortcuts."""
+@dataclass
+class _Subjects:
+    """What the candidates (today's rules) are about, against what the query names."""
+
+    # About a feature of the game (_subject_label) whose title none of the query's terms is in.
+    aside: set[int]
+    # About none of the features the query names whole, and holding none of those names
+    # ("can you equip at instant speed": 304.5 on "any time they could cast an instant" says
+    # nothing of equip, whose title 702.6 the query names).
+    astray: set[int]
+
+
+def _subjects(
+    plan: _Plan,
+    terms: list[Term],
+    live: list[_Candidate],
+    literal: set[int],
+    samples: dict[int, int],
+    held: dict[int, list[bool]],
+    naming: dict[tuple[int, str], set[int]],
+) -> _Subjects:
+    """The candidates off the query's subject. Those ``aside`` weigh OFF_SUBJECT of their
+    weight: a librarian answers "can tapped creatures attack" with the rules of attacking,
+    not with a keyword's rule that mentions tapped attackers (702.154a Enlist), and "what
+    happens when everyone passes priority" with 117.4, not with 731 Taking Shortcuts. And
+    when the query names features whole (``naming``, _named_features), it asks about them:
+    the rules about another feature, or about none, that do not name one either are
+    ``astray`` and weigh OFF_SUBJECT too. ``live``: today's texts, and older wordings of
+    today's rules (``held``: per candidate, which terms it holds); only today's own
+    (``literal``) can be ``aside``, the others' numbers being perhaps from before 2009."""
     wanted = {
         c.group.id: samples[c.group.id]
         for c in live
         if c.group.kind in ("rule", "heading") and c.group.id in samples
     }
     if not wanted or not terms:
-        return set()
+        return _Subjects(set(), set())
     labels = clause_labels(plan.db, wanted.values())
     subjects: dict[int, tuple[int, str]] = {}
     for gid, cid in wanted.items():
@@ -1138,8 +1222,15 @@ def _off_subject(
         subject = _subject_label(label)
         if subject:
             subjects[gid] = (eid, subject)
+    astray = {
+        gid
+        for gid in wanted
+        if naming
+        and subjects.get(gid) not in naming
+        and not any(all(held[gid][i] for i in names) for names in naming.values())
+    }
     if not subjects:
-        return set()
+        return _Subjects(set(), astray)
     titles = clauses_labelled(plan.db, sorted(set(subjects.values())))
     named: dict[tuple[int, str], bool] = {}
     for t in titles:
@@ -1149,7 +1240,46 @@ def _off_subject(
             term_in(term, tokens, joined) or any(lm in tokens for lm in term.lemmas)
             for term in terms
         )
-    return {gid for gid, key in subjects.items() if not named.get(key, True)}
+    aside = {gid for gid, key in subjects.items() if gid in literal and not named.get(key, True)}
+    return _Subjects(aside, astray - aside)
+
+
+def _named_features(
+    plan: _Plan, terms: list[Term], typed: list[str]
+) -> dict[tuple[int, str], set[int]]:
+    """The features of the game (_subject_label: 702.6 Equip, 730 Day and Night, 903
+    Commander) that the query names whole, every word of the title in today's edition of
+    its language, each with the terms naming it. Only by words the reader typed (``typed``,
+    folded): "at instant speed" is searched as "could cast an instant", and names 701.5
+    Cast without meaning it."""
+    typed_terms = {i for i, term in enumerate(terms) if any(term_in(term, [w], w) for w in typed)}
+    if not typed_terms:
+        return {}
+    today = [e for e in newest_editions(plan) if _in_preferred(plan, e)]
+    naming: dict[tuple[int, str], set[int]] = {}
+    for t in feature_titles(plan.db, today):
+        if not t.label or _subject_label(t.label + ("a" if "." in t.label else ".1")) != t.label:
+            continue  # a heading of the general rules (500 Turn Structure), not a feature
+        if t.label.startswith(ACTION_SECTION):
+            continue
+        words = [w for w in index_tokens(t.norm) if w not in STOP_WORDS]
+        # Word for word, not as a prefix: "after" does not name 702.127 Aftermath.
+        by_word = [{i for i in typed_terms if _names(terms[i], w)} for w in words]
+        if words and all(by_word):
+            naming[(t.edition_id, t.label)] = set().union(*by_word)
+    return naming
+
+
+def _names(term: Term, word: str) -> bool:
+    """Is this title word the term itself (a Han title: the term's characters in it)?"""
+    if term.charwise:
+        return term_in(term, [word], word)
+    return word in term.alts or word in term.lemmas or stem(word) in term.alts
+
+
+def _in_preferred(plan: _Plan, edition: int) -> bool:
+    info = plan.by_id.get(edition)
+    return info is not None and any(same_language(info.language, p) for p in plan.preferred)
 
 
 def newest_editions(plan: _Plan) -> set[int]:
@@ -1314,6 +1444,20 @@ def _add_as_defining(
     if plan.kinds:
         new = [g for g in new if g.kind in plan.kinds]
     examined |= {g.id for g in new}
+
+
+def _add_named_rules(
+    plan: _Plan, pool: dict[int, _Candidate], examined: set[int], clauses: list[Any]
+) -> None:
+    """These rules, and their first subrules, join the candidates (only join: weighed as
+    the texts of a term the question holds)."""
+    db = plan.db
+    rows = clauses + clauses_under(db, clauses, FIRST)
+    languages = {e.id: e.language for e in plan.by_id.values()}
+    for g in groups_by_clause(db, rows, languages).values():
+        if not plan.kinds or g.kind in plan.kinds:
+            pool.setdefault(g.id, _Candidate(g)).contained = True
+            examined.add(g.id)
 
 
 def _refs(value: Any) -> list[str]:

@@ -38,16 +38,24 @@ class Thesaurus:
         """The query's folded words with each player phrase replaced by the rules' words,
         longest phrase first, left to right ("comes back" before "back")."""
         out: list[str] = []
+        i = 0
+        for start, end in self.spans(words):
+            out += [*words[i:start], *self.phrases[tuple(words[start:end])]]
+            i = end
+        return out + list(words[i:])
+
+    def spans(self, words: Sequence[str]) -> list[tuple[int, int]]:
+        """Where the player phrases stand among the words (start, end), as rewrite reads
+        them: longest first, left to right."""
+        out: list[tuple[int, int]] = []
         i, longest = 0, self.longest
         while i < len(words):
             for n in range(min(longest, len(words) - i), 0, -1):
-                said = self.phrases.get(tuple(words[i : i + n]))
-                if said is not None:
-                    out += said
+                if tuple(words[i : i + n]) in self.phrases:
+                    out.append((i, i + n))
                     i += n
                     break
             else:
-                out.append(words[i])
                 i += 1
         return out
 
