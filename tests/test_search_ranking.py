@@ -233,6 +233,18 @@ NAMED_FEATURES = [
     ),
 ]
 
+# A glossary entry defining a feature the question does not name weighs as that feature's
+# rules do: (query, the first hit, the entry that was, why). Read in cr-en-2026-01-16.txt.
+UNNAMED_ENTRIES = [
+    (
+        "untapping permanents in the untap step",
+        "502.3",
+        "Exert",
+        "502.3 'the active player determines which permanents they control will untap'; Exert "
+        "'stops a permanent from untapping during the next untap step' holds every word",
+    ),
+]
+
 # (question with a keyword action's verb, the answer among the first three hits, why)
 ACTION_VERBS = [
     (
@@ -856,6 +868,15 @@ def test_a_feature_the_question_does_not_name_weighs_less(engine, query, rule, f
 @pytest.mark.parametrize(("query", "first", "why"), NAMED_FEATURES)
 def test_a_question_naming_a_feature_goes_to_its_rules(engine, query, first, why):
     assert _search(engine, query, limit=5).hits[0].label == first, why
+
+
+@pytest.mark.parametrize(("query", "first", "entry", "why"), UNNAMED_ENTRIES)
+def test_an_entry_on_a_feature_not_named_follows_the_rules(engine, query, first, entry, why):
+    hits = _search(engine, query, limit=5).hits
+    assert hits[0].label == first, why
+    # Named, the entry comes back beside its rule (701.43a To exert a permanent).
+    named = _search(engine, f"{query} {entry}", limit=5).hits
+    assert entry in [h.term for h in named[:3]], [(h.label, h.term) for h in named]
 
 
 @pytest.mark.skipif(

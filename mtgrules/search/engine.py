@@ -912,9 +912,13 @@ def _rank(
     # A feature the query names among other words ("*ninjutsu* timing, can I ninja after
     # blockers are declared"): its rule and first subrules join, as a contained glossary
     # term's do; a question's many words may fetch only rules that share the rest.
-    naming = _named_features(plan, terms, fold_words(parsed.text)) if len(terms) > 1 else {}
-    if naming:
-        _add_named_rules(plan, pool, examined, clauses_labelled(db, sorted(naming)))
+    named_features = (
+        _named_features(plan, terms, fold_words(parsed.text))
+        if len(terms) > 1
+        else _Named({}, set())
+    )
+    if named_features.whole:
+        _add_named_rules(plan, pool, examined, clauses_labelled(db, sorted(named_features.whole)))
     concordant = (
         concordant_groups(db, translations, term_languages, plan.by_id, plan.kinds, termbase)
         if aligned and translations
@@ -1057,7 +1061,7 @@ def _rank(
         literal,
         samples,
         {gid: [bool(f) for f in found] for gid, (found, _cov) in cover.items()},
-        naming,
+        named_features.whole,
     )
     aside = subjects.aside | subjects.astray
     for c, row, tokens, lemmas in texts:
@@ -1133,6 +1137,11 @@ def _rank(
             features.weight *= coverage**COVERAGE_POWER
         if c.group.kind == "glossary" and not whole and tier == 2:
             features.weight *= ASIDE_ENTRY
+            # An entry defining a feature the question does not name ("Exert ... stops a
+            # permanent from untapping during the next untap step" for a question on the
+            # untap step) is about that feature, as its rules are (_subjects).
+            if term_key(row.term or "") in named_features.unnamed:
+                features.weight *= OFF_SUBJECT
         if permission and c.group.kind == "rule" and not PERMISSION_SAID.isdisjoint(tokens):
             features.weight *= PERMISSION
         out.append(Ranked(c.group, features, row, tokens, fuzzy))
@@ -1200,7 +1209,7 @@ def _subjects(
     weight: a librarian answers "can tapped creatures attack" with the rules of attacking,
     not with a keyword's rule that mentions tapped attackers (702.154a Enlist), and "what
     happens when everyone passes priority" with 117.4, not with 731 Taking Shortcuts. And
-    when the query names features whole (``naming``, _named_features), it asks about them:
+    when the query names features whole (``naming``: _named_features), it asks about them:
     the rules about another feature, or about none, that do not name one either are
     ``astray`` and weigh OFF_SUBJECT too. ``live``: today's texts, and older wordings of
     today's rules (``held``: per candidate, which terms it holds); only today's own
@@ -1244,30 +1253,41 @@ def _subjects(
     return _Subjects(aside, astray - aside)
 
 
-def _named_features(
-    plan: _Plan, terms: list[Term], typed: list[str]
-) -> dict[tuple[int, str], set[int]]:
+@dataclass
+class _Named:
+    """The features of the game a query names, and those it does not."""
+
+    # Named whole (every word of the title): each with the terms naming it.
+    whole: dict[tuple[int, str], set[int]]
+    # The titles none of the query's terms is in (term_key): "Exert" for "untapping
+    # permanents in the untap step".
+    unnamed: set[str]
+
+
+def _named_features(plan: _Plan, terms: list[Term], typed: list[str]) -> _Named:
     """The features of the game (_subject_label: 702.6 Equip, 730 Day and Night, 903
     Commander) that the query names whole, every word of the title in today's edition of
     its language, each with the terms naming it. Only by words the reader typed (``typed``,
     folded): "at instant speed" is searched as "could cast an instant", and names 701.5
-    Cast without meaning it."""
+    Cast without meaning it. A keyword action (701) is never named whole, its verb being
+    everywhere in the rules, but is among the features the query may not name."""
     typed_terms = {i for i, term in enumerate(terms) if any(term_in(term, [w], w) for w in typed)}
-    if not typed_terms:
-        return {}
     today = [e for e in newest_editions(plan) if _in_preferred(plan, e)]
-    naming: dict[tuple[int, str], set[int]] = {}
+    named = _Named({}, set())
     for t in feature_titles(plan.db, today):
         if not t.label or _subject_label(t.label + ("a" if "." in t.label else ".1")) != t.label:
             continue  # a heading of the general rules (500 Turn Structure), not a feature
+        tokens = index_tokens(t.norm)
+        if not any(term_in(term, tokens, "".join(tokens)) for term in terms):
+            named.unnamed.add(term_key(t.norm))
         if t.label.startswith(ACTION_SECTION):
             continue
-        words = [w for w in index_tokens(t.norm) if w not in STOP_WORDS]
+        words = [w for w in tokens if w not in STOP_WORDS]
         # Word for word, not as a prefix: "after" does not name 702.127 Aftermath.
         by_word = [{i for i in typed_terms if _names(terms[i], w)} for w in words]
         if words and all(by_word):
-            naming[(t.edition_id, t.label)] = set().union(*by_word)
-    return naming
+            named.whole[(t.edition_id, t.label)] = set().union(*by_word)
+    return named
 
 
 def _names(term: Term, word: str) -> bool:
