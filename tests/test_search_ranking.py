@@ -245,6 +245,20 @@ UNNAMED_ENTRIES = [
     ),
 ]
 
+# A symbol inside a question is searched as its glossary entry's term, as a symbol typed
+# alone is ("{T}" as words is "t", the index's form of every "isn't"): (query, texts among
+# the first three hits, why). Read in cr-en-2026-01-16.txt; before, 700.4 ("The term dies
+# means ...") came first, on "mean".
+SYMBOLS_IN_QUESTIONS = [
+    (
+        "what does {T} mean",
+        {("rule", "107.5"), ("glossary", "Tap Symbol")},
+        "107.5 'The tap symbol is {T}. The tap symbol in an activation cost means \"Tap this "
+        "permanent.\"'",
+    ),
+    ("what does {Q} do", {("glossary", "Untap Symbol")}, "the entry Untap Symbol"),
+]
+
 # (question with a keyword action's verb, the answer among the first three hits, why)
 ACTION_VERBS = [
     (
@@ -877,6 +891,13 @@ def test_an_entry_on_a_feature_not_named_follows_the_rules(engine, query, first,
     # Named, the entry comes back beside its rule (701.43a To exert a permanent).
     named = _search(engine, f"{query} {entry}", limit=5).hits
     assert entry in [h.term for h in named[:3]], [(h.label, h.term) for h in named]
+
+
+@pytest.mark.parametrize(("query", "wanted", "why"), SYMBOLS_IN_QUESTIONS)
+def test_a_symbol_in_a_question_is_its_entrys_term(engine, query, wanted, why):
+    hits = _search(engine, query, limit=5).hits[:3]
+    found = {(h.kind, h.term if h.kind == "glossary" else h.label) for h in hits}
+    assert wanted <= found, (why, found)
 
 
 @pytest.mark.skipif(

@@ -181,7 +181,7 @@ def search(
     if rule:
         return _rule_search(session, query, rule, editions, kinds, by_id, limit)
 
-    parsed = parse_query(_symbol_term(session, query, alive) or query)
+    parsed = parse_query(_with_symbol_terms(session, query, alive))
     # A mistyped word of a player's phrase ("at instnat speed"): the phrase is searched in
     # the rules' words, as if typed right ("could cast an instant"), and the reader told.
     phrase_fixes = _phrase_fixes(session, parsed)
@@ -331,21 +331,25 @@ def _rank_forms(
     return ranked, sorted({w for fw in form_words for w in fw})
 
 
-# A query that is one symbol as cards print it: {T}, {Q}, {E}, {S}, {W/U}, {2}, {TK}.
+# A symbol as cards print it: {T}, {Q}, {E}, {S}, {W/U}, {2}, {TK}.
 _SYMBOL = re.compile(r"\{[A-Za-z0-9/]{1,6}\}")
 
 
-def _symbol_term(session: Any, query: str, alive: list[EditionInfo]) -> str | None:
-    """The glossary term for a symbol typed alone ("{T}" -> "Tap Symbol", "{W/U}" ->
-    "Hybrid Mana Symbols"): today's entry whose text names the symbol soonest. As words a
-    symbol says nothing ("{T}" is "t", the index's form of every "isn't" and "doesn't")."""
-    if not _SYMBOL.fullmatch(query):
-        return None
-    symbol = query.upper()
-    entries = symbol_entries(session, symbol, newest_editions_of(alive))
-    if not entries:
-        return None
-    return min(entries, key=lambda e: (e[1].index(symbol), len(e[0])))[0]
+def _with_symbol_terms(session: Any, query: str, alive: list[EditionInfo]) -> str:
+    """The query with each symbol it holds replaced by the glossary term for it ("{T}" ->
+    "Tap Symbol", "what does {W/U} mean" -> "what does Hybrid Mana Symbols mean"): today's
+    entry whose text names the symbol soonest. As words a symbol says nothing ("{T}" is
+    "t", the index's form of every "isn't" and "doesn't"). A symbol without an entry stays."""
+    symbols = {m.group(0).upper() for m in _SYMBOL.finditer(query)}
+    if not symbols:
+        return query
+    today = newest_editions_of(alive)
+    terms = {}
+    for symbol in symbols:
+        entries = symbol_entries(session, symbol, today)
+        if entries:
+            terms[symbol] = min(entries, key=lambda e: (e[1].index(symbol), len(e[0])))[0]
+    return _SYMBOL.sub(lambda m: terms.get(m.group(0).upper(), m.group(0)), query)
 
 
 # A rule comes before its own subrules on the page when it answers about as well: its weight
