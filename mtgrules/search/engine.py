@@ -60,7 +60,7 @@ from .backend import (
     word_rows,
 )
 from .crosslang import RENUMBERING, attach_aligned, concordant_groups
-from .fuzzy import corrections
+from .fuzzy import MIN_FUZZY_LENGTH, corrections
 from .hits import Ranked, attach_labels, lineages, make_hits, newest_member
 from .query import (
     DEFAULT_LIMIT,
@@ -644,7 +644,11 @@ def _phrase_fixes(db: Any, parsed: ParsedQuery) -> dict[str, list[str]]:
     unknown = [
         w
         for w in dict.fromkeys(typed)
+        # Only what fuzzy.corrections would correct, asked of the index one by one.
         if w not in phrased
+        and w not in STOP_WORDS
+        and len(w) >= MIN_FUZZY_LENGTH
+        and w.isalpha()
         and not is_charwise(w)
         and document_count(db, Expr((Term((stem(w),)),))) == 0
     ]
