@@ -189,6 +189,9 @@ def _describe(hit, dates: dict[int, str | None], query: RelevanceQuery, slug: st
         "term": hit.term,
         "edition": slug,
         "relevant": relevant(query, hit, dates),
+        # A page printing no subrule numbers has its hits labelled by the aligner: the
+        # clause itself says which text it was (pool_search.py shows it to the judge).
+        "clause_id": getattr(hit, "clause_id", None),
     }
 
 

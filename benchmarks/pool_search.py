@@ -51,17 +51,24 @@ def _key(query: dict, hit: dict) -> list:
 
 
 def _text(s, editions: dict[str, int], hit: dict) -> str:
-    """What the judge reads: the clause as the edition prints it, with its number or term."""
-    where = "term = :term" if hit["kind"] == "glossary" else "label = :label"
-    row = s.execute(
-        text(f"SELECT raw FROM clause WHERE edition_id = :e AND kind = :k AND {where}"),
-        {
-            "e": editions[hit["edition"]],
-            "k": hit["kind"],
-            "term": hit["term"],
-            "label": hit["label"],
-        },
-    ).first()
+    """What the judge reads: the clause as the edition prints it, with its number or term.
+    By the clause's id where the run gives it: a page printing no subrule numbers (the
+    Spanish 107.3) holds no clause under the label the aligner gave its hit."""
+    if hit.get("clause_id") is not None:
+        row = s.execute(
+            text("SELECT raw FROM clause WHERE id = :id"), {"id": hit["clause_id"]}
+        ).first()
+    else:
+        where = "term = :term" if hit["kind"] == "glossary" else "label = :label"
+        row = s.execute(
+            text(f"SELECT raw FROM clause WHERE edition_id = :e AND kind = :k AND {where}"),
+            {
+                "e": editions[hit["edition"]],
+                "k": hit["kind"],
+                "term": hit["term"],
+                "label": hit["label"],
+            },
+        ).first()
     name = (
         f"glossary entry {hit['term']}"
         if hit["kind"] == "glossary"
