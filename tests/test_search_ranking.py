@@ -233,6 +233,17 @@ NAMED_FEATURES = [
     ),
 ]
 
+# A player's attacker and blocker are the rules' attack and block too: (query, the rule in
+# the first two hits, why). The first two: 509.1h, which says "blockers", ties with it.
+ATTACKERS_AND_BLOCKERS = [
+    (
+        "can one of my creatures block two attackers at once",
+        "509.1a",
+        "509.1a 'the defending player chooses one creature for it to block' (was tenth: the "
+        "rule says block, not attackers)",
+    ),
+]
+
 # A glossary entry defining a feature the question does not name weighs as that feature's
 # rules do: (query, the first hit, the entry that was, why). Read in cr-en-2026-01-16.txt.
 UNNAMED_ENTRIES = [
@@ -347,6 +358,17 @@ PLAYER_WORDS = [
     ("the turn it comes down", [("turn",), ("enter",)], "comes down: enters, as comes in"),
     ("who is the ap", [("active",), ("player",)], "AP: active player"),
     ("attack step", [("declare",), ("attacker",), ("step",)], "the step's name in the rules"),
+    (
+        "declared as a blocker",
+        [("declared",), ("blocker", "block")],
+        "a blocker is a creature that blocks: the rules say 'will block', 'blocks'",
+    ),
+    (
+        "two attackers",
+        [("two",), ("attacker", "attack")],
+        "an attacker is an attacking creature; a phrase's rules words take no alternatives "
+        "(attack step is searched as declare attackers step, its attackers alone)",
+    ),
     (
         "do i lose if i deck out",
         [("lose",), ("draw",), ("library",), ("card",)],
@@ -882,6 +904,16 @@ def test_a_feature_the_question_does_not_name_weighs_less(engine, query, rule, f
 @pytest.mark.parametrize(("query", "first", "why"), NAMED_FEATURES)
 def test_a_question_naming_a_feature_goes_to_its_rules(engine, query, first, why):
     assert _search(engine, query, limit=5).hits[0].label == first, why
+
+
+@pytest.mark.skipif(
+    ON_PG,
+    reason="PostgreSQL's full-text candidates (ts_rank, without idf) for this question do not "
+    "hold 509.1a: 510.1d and 510.1c come first there",
+)
+@pytest.mark.parametrize(("query", "rule", "why"), ATTACKERS_AND_BLOCKERS)
+def test_attackers_and_blockers_are_attack_and_block(engine, query, rule, why):
+    assert rule in [h.label for h in _search(engine, query, limit=5).hits[:2]], why
 
 
 @pytest.mark.parametrize(("query", "first", "entry", "why"), UNNAMED_ENTRIES)

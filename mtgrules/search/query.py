@@ -300,14 +300,16 @@ def parse_query(query: str) -> ParsedQuery:
     typed = query_words_checked(query)
     # Players' words in the rules' words (thesaurus.py): "ETB" is enters the battlefield.
     thesaurus = shipped_thesaurus()
-    words = thesaurus.rewrite(typed)
+    marked = thesaurus.rewrite_marked(typed)
+    words = [w for w, _said in marked]
     tokens = index_tokens(query) if words == typed else index_tokens(" ".join(words))
-    content = [w for w in words if w not in STOP_WORDS and not asks(w)]
+    content = [(w, s) for w, s in marked if w not in STOP_WORDS and not asks(w)]
     if not content:
-        content = [w for w in words if w not in STOP_WORDS] or words
+        content = [(w, s) for w, s in marked if w not in STOP_WORDS] or marked
     terms: list[Term] = []
-    for w in content:
-        alts = thesaurus.alternatives_of(w) or _NUMBERS.get(w) or (w,)
+    for w, said in content:
+        # A phrase's words are the rules' own: no player's alternatives for them.
+        alts = (() if said else thesaurus.alternatives_of(w)) or _NUMBERS.get(w) or (w,)
         term = Term(tuple(dict.fromkeys(korean_stem(a) if is_hangul(a) else stem(a) for a in alts)))
         if term not in terms:
             terms.append(term)

@@ -37,12 +37,19 @@ class Thesaurus:
     def rewrite(self, words: Sequence[str]) -> list[str]:
         """The query's folded words with each player phrase replaced by the rules' words,
         longest phrase first, left to right ("comes back" before "back")."""
-        out: list[str] = []
+        return [w for w, _said in self.rewrite_marked(words)]
+
+    def rewrite_marked(self, words: Sequence[str]) -> list[tuple[str, bool]]:
+        """rewrite's words, each marked True where a phrase put it: the rules' own words,
+        which take no alternatives ("attack step" is "declare attackers step", and its
+        "attackers" is not searched as a player's "attack" too)."""
+        out: list[tuple[str, bool]] = []
         i = 0
         for start, end in self.spans(words):
-            out += [*words[i:start], *self.phrases[tuple(words[start:end])]]
+            out += [(w, False) for w in words[i:start]]
+            out += [(w, True) for w in self.phrases[tuple(words[start:end])]]
             i = end
-        return out + list(words[i:])
+        return out + [(w, False) for w in words[i:]]
 
     def spans(self, words: Sequence[str]) -> list[tuple[int, int]]:
         """Where the player phrases stand among the words (start, end), as rewrite reads
