@@ -244,6 +244,18 @@ ATTACKERS_AND_BLOCKERS = [
     ),
 ]
 
+# A long question fetched by any of its words: its rare words weigh more than its common
+# ones on PostgreSQL too (backend._pg_score), as in SQLite's bm25. (query, first hit, why);
+# on PostgreSQL, before, 608.2b was not in the first ten.
+ANY_OF_THE_WORDS = [
+    (
+        "What happens to a spell if all its targets are illegal when it tries to resolve?",
+        "608.2b",
+        '608.2b \'If all its targets, for every instance of the word "target," are now '
+        "illegal, the spell or ability doesn't resolve'",
+    ),
+]
+
 # A glossary entry defining a feature the question does not name weighs as that feature's
 # rules do: (query, the first hit, the entry that was, why). Read in cr-en-2026-01-16.txt.
 UNNAMED_ENTRIES = [
@@ -914,6 +926,11 @@ def test_a_question_naming_a_feature_goes_to_its_rules(engine, query, first, why
 @pytest.mark.parametrize(("query", "rule", "why"), ATTACKERS_AND_BLOCKERS)
 def test_attackers_and_blockers_are_attack_and_block(engine, query, rule, why):
     assert rule in [h.label for h in _search(engine, query, limit=5).hits[:2]], why
+
+
+@pytest.mark.parametrize(("query", "first", "why"), ANY_OF_THE_WORDS)
+def test_a_long_questions_rare_words_weigh_more(engine, query, first, why):
+    assert _search(engine, query, limit=5).hits[0].label == first, why
 
 
 @pytest.mark.parametrize(("query", "first", "entry", "why"), UNNAMED_ENTRIES)
