@@ -231,6 +231,12 @@ NAMED_FEATURES = [
         "702.122a 'Tap any number of other untapped creatures you control with total power N "
         "or greater'; 208.1 defines power",
     ),
+    (
+        "受到死触伤害的生物会被消灭吗",
+        "702.2b",
+        "a Chinese title is one run of characters (死触, 702.2 in cr-zh-Hans-2026-01-16): 702.2b "
+        "'一个生物受到具死触之来源的伤害，它便作为状态动作被消灭' (second before)",
+    ),
 ]
 
 # A player's attacker and blocker are the rules' attack and block too: (query, the rule in

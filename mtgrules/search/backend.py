@@ -27,7 +27,6 @@ from ..store.search_index import (
 from ..store.sql import dialect_of, fetch, fetch_in, in_list, scalar, store_url
 from ..text.fold import fold_words, has_han, is_charwise, is_han
 from .query import Expr
-from .rank import idf
 
 # ts_rank weights {D, C, B, A}: the glossary term (A) 5x the body (D), as bm25 on SQLite;
 # normalization 1 divides by the log of the length, as bm25 favours short clauses.
@@ -72,14 +71,17 @@ def ranked_groups(
     languages: Sequence[str] | None = None,
     kinds: Sequence[str] | None = None,
     limit: int = 100,
+    weights: Sequence[float] | None = None,
 ) -> list[Group]:
-    """The best ``limit`` distinct texts matching ``expr``, best first (members not loaded)."""
+    """The best ``limit`` distinct texts matching ``expr``, best first (members not loaded).
+    ``weights``: each term's idf, which PostgreSQL's ts_rank lacks (_pg_score); SQLite's
+    bm25 has its own."""
     params: dict[str, Any] = {"n": int(limit)}
     where = _lang_sql(languages, params) + " " + _kind_sql(kinds)
     if dialect_of(db) == "postgresql":
         params["q"] = expr.tsquery()
         sql = f"""
-            SELECT g.id, {_pg_score(db, expr, params)} AS score, g.language, g.kind, g.term
+            SELECT g.id, {_pg_score(expr, weights, params)} AS score, g.language, g.kind, g.term
             FROM {PG_TABLE} d CROSS JOIN to_tsquery('simple', :q) AS q(q)
             JOIN {GROUP_TABLE} g ON g.id = d.group_id
             WHERE d.tsv @@ q.q {where}
@@ -109,24 +111,23 @@ def ranked_groups(
     return [Group(r[0], float(r[1] or 0.0), r[2], r[3], r[4]) for r in rows]
 
 
-def _pg_score(db: Any, expr: Expr, params: dict[str, Any]) -> str:
+def _pg_score(expr: Expr, weights: Sequence[float] | None, params: dict[str, Any]) -> str:
     """The SQL score of a text for ``expr`` on PostgreSQL. ts_rank has no inverse document
     frequency: for any of a question's words (its OR fetch), a text repeating the common
     ones ("creature", "player") outranked one holding the rare one, and the answer could be
     left out of the texts weighed (held-out set 17: MRR@10 0.676 on PostgreSQL, 0.743 on
-    SQLite's bm25). There each term is ranked alone and weighed by its idf, as bm25 sums
-    its terms: 0.746 -> 0.761 over 877 queries. Not for an AND fetch, whose texts all hold
-    every word: weighed so too (0.762), it let 702.154a Enlist into the first three for "can
-    tapped creatures attack"."""
-    if expr.op != "or" or len(expr.terms) < 2:
+    SQLite's bm25). There each term is ranked alone and weighed by its idf (``weights``), as
+    bm25 sums its terms: 0.746 -> 0.761 over 877 queries. Not for an AND fetch, whose texts
+    all hold every word: weighed so too (0.762), it let 702.154a Enlist into the first three
+    for "can tapped creatures attack"."""
+    if expr.op != "or" or weights is None or len(expr.terms) < 2:
         return f"ts_rank({PG_WEIGHTS}, d.tsv, q.q, 1)"
-    total = max(total_documents(db), 1)
     parts = []
-    for i, term in enumerate(expr.terms):
-        one = Expr((term,))
-        params[f"t{i}"] = one.tsquery()
-        weight = idf(document_count(db, one), total)
-        parts.append(f"{weight:.6f} * ts_rank({PG_WEIGHTS}, d.tsv, to_tsquery('simple', :t{i}), 1)")
+    for i, (term, weight) in enumerate(zip(expr.terms, weights, strict=True)):
+        params[f"t{i}"] = Expr((term,)).tsquery()
+        parts.append(
+            f"{float(weight):.6f} * ts_rank({PG_WEIGHTS}, d.tsv, to_tsquery('simple', :t{i}), 1)"
+        )
     return "(" + " + ".join(parts) + ")"
 
 

@@ -52,6 +52,7 @@ from .backend import (
     load_clauses,
     load_members,
     load_texts,
+    per_index,
     ranked_groups,
     rule_groups,
     sample_clauses,
@@ -640,7 +641,7 @@ def _phrase_fixes(db: Any, parsed: ParsedQuery) -> dict[str, list[str]]:
     left to _resolve_terms, which searches each as its nearest words."""
     thesaurus = shipped_thesaurus()
     typed = fold_words(parsed.text)
-    phrased = {w for key in thesaurus.phrases for w in key}
+    phrased = thesaurus.phrase_words
     unknown = [
         w
         for w in dict.fromkeys(typed)
@@ -823,12 +824,17 @@ def _rank(
     fetched = max(CANDIDATES, plan.limit * 5)
     examined_n = max(EXAMINED, plan.limit * WORDINGS)
 
-    def gather(expr: Expr, name: str, share: float = 1.0) -> list[int]:
+    def gather(
+        expr: Expr, name: str, share: float = 1.0, weights: list[float] | None = None
+    ) -> list[int]:
         """Fetch the best texts for ``expr``; the first few of each scope (``share`` of the
-        usual number) are looked at closely. Returns them, best first."""
+        usual number) are looked at closely. Returns them, best first. ``weights``: each
+        term's idf, for the database to weigh them by (backend.ranked_groups)."""
         got: list[int] = []
         limit = max(int(fetched * share), FEW)
-        groups = ranked_groups(db, expr, languages=plan.languages, kinds=plan.kinds, limit=limit)
+        groups = ranked_groups(
+            db, expr, languages=plan.languages, kinds=plan.kinds, limit=limit, weights=weights
+        )
         more = [groups]
         crowded = len(groups) >= limit and not all(
             g.language in plan.preferred_tags for g in groups
@@ -838,7 +844,12 @@ def _rank(
             # its texts (ranked first) are not left out.
             more.append(
                 ranked_groups(
-                    db, expr, languages=plan.preferred_tags, kinds=plan.kinds, limit=limit
+                    db,
+                    expr,
+                    languages=plan.preferred_tags,
+                    kinds=plan.kinds,
+                    limit=limit,
+                    weights=weights,
                 )
             )
         for found in more:
@@ -904,6 +915,8 @@ def _rank(
     # full matches than a few per hit asked for (each lineage may take several texts, its
     # wordings through the editions), any of the words.
     found = {g for g in order["and"] if g in examined}
+    total = max(total_documents(db), 1)
+    idfs = [idf(_df(db, t, dfs), total) for t in terms]
     if WHOLE_TERMS < len(terms) <= LEAVE_ONE_OUT:
         for i in range(len(terms)):
             rest = Expr(tuple(t for j, t in enumerate(terms) if j != i), "and")
@@ -914,7 +927,8 @@ def _rank(
     if len(terms) > 1 and (
         len(terms) > LEAVE_ONE_OUT or len(found) < max(plan.limit * WORDINGS, FEW)
     ):
-        examined |= set(gather(Expr(tuple(terms), "or"), "or"))
+        # Any of the words: the rare ones weigh more (bm25 does so on SQLite by itself).
+        examined |= set(gather(Expr(tuple(terms), "or"), "or", weights=idfs))
     _add_defining_rules(plan, pool, examined, exact)
     _add_defining_rules(plan, pool, examined, within, tier=2)
     # A feature the query names among other words ("*ninjutsu* timing, can I ninja after
@@ -977,8 +991,6 @@ def _rank(
             clauses.update(load_texts(db, more_samples.values()))
             lemma_rows.update(group_lemmas(db, list(more_samples)))
             live += [c for c in fresh if c.group.id in more_samples]
-    total = max(total_documents(db), 1)
-    idfs = [idf(_df(db, t, dfs), total) for t in terms]
     qlemmas = parsed.lemmas or [stem(t) for t in parsed.tokens]
     today = newest_editions(plan)
     current = groups_in_editions(db, [c.group.id for c in live], today)
@@ -1280,28 +1292,80 @@ def _named_features(plan: _Plan, terms: list[Term], typed: list[str]) -> _Named:
     Cast without meaning it. A keyword action (701) is never named whole, its verb being
     everywhere in the rules, but is among the features the query may not name."""
     typed_terms = {i for i, term in enumerate(terms) if any(term_in(term, [w], w) for w in typed)}
-    today = [e for e in newest_editions(plan) if _in_preferred(plan, e)]
+    today = sorted(e for e in newest_editions(plan) if _in_preferred(plan, e))
     named = _Named({}, set())
-    for t in feature_titles(plan.db, today):
-        if not t.label or _subject_label(t.label + ("a" if "." in t.label else ".1")) != t.label:
-            continue  # a heading of the general rules (500 Turn Structure), not a feature
-        tokens = index_tokens(t.norm)
-        if not any(term_in(term, tokens, "".join(tokens)) for term in terms):
-            named.unnamed.add(term_key(t.norm))
+    for t in _feature_titles(plan.db, today):
+        if not any(term_in(term, t.tokens, t.joined) for term in terms):
+            named.unnamed.add(t.key)
         if t.label.startswith(ACTION_SECTION):
             continue
-        words = [w for w in tokens if w not in STOP_WORDS]
-        # Word for word, not as a prefix: "after" does not name 702.127 Aftermath.
-        by_word = [{i for i in typed_terms if _names(terms[i], w)} for w in words]
-        if words and all(by_word):
-            named.whole[(t.edition_id, t.label)] = set().union(*by_word)
+        for words in t.names:
+            # Word for word, not as a prefix: "after" does not name 702.127 Aftermath.
+            by_word = [{i for i in typed_terms if _names(terms[i], w)} for w in words]
+            if all(by_word):
+                named.whole[(t.edition_id, t.label)] = set().union(*by_word)
+                break
     return named
 
 
+@dataclass(frozen=True)
+class _Title:
+    """A feature's title in an edition, cut as the index cuts it."""
+
+    edition_id: int
+    label: str
+    tokens: list[str]
+    joined: str  # the tokens without spaces, for Han runs (rank.term_in)
+    # Its words without stop words, per script: a translation may print the English name
+    # beside its own ("装備／Equip"), and either names the feature. A Han, kana or Hangul run
+    # is one word (the index keeps one character per token).
+    names: list[list[str]]
+    key: str  # search_index.term_key of the title
+
+
+def _feature_titles(db: Any, editions: list[int]) -> list[_Title]:
+    """The titles of the features of the game in these editions, kept per index: read and
+    cut once, not for every question (4-5 ms a search)."""
+
+    def build(db: Any) -> list[_Title]:
+        out = []
+        for t in feature_titles(db, editions):
+            if (
+                not t.label
+                or _subject_label(t.label + ("a" if "." in t.label else ".1")) != t.label
+            ):
+                continue  # a heading of the general rules (500 Turn Structure), not a feature
+            tokens = index_tokens(t.norm)
+            names = _names_of(tokens)
+            out.append(
+                _Title(t.edition_id, t.label, tokens, "".join(tokens), names, term_key(t.norm))
+            )
+        return out
+
+    return per_index(db, "feature_titles:" + ",".join(map(str, editions)), build)
+
+
+def _names_of(tokens: list[str]) -> list[list[str]]:
+    """A title's words per script (_Title.names): its character runs, its other words."""
+    runs: list[str] = []
+    words: list[str] = []
+    previous = False
+    for token in tokens:
+        charwise = is_charwise(token)
+        if charwise and previous:
+            runs[-1] += token
+        elif charwise:
+            runs.append(token)
+        elif token not in STOP_WORDS:
+            words.append(token)
+        previous = charwise
+    return [names for names in (runs, words) if names]
+
+
 def _names(term: Term, word: str) -> bool:
-    """Is this title word the term itself (a Han title: the term's characters in it)?"""
+    """Is this title word the term itself (a character run: within the term's)?"""
     if term.charwise:
-        return term_in(term, [word], word)
+        return any(word in alt for alt in term.alts)
     return word in term.alts or word in term.lemmas or stem(word) in term.alts
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from ..shipped import shipped_bytes
 from ..text.fold import fold_words
@@ -33,6 +33,11 @@ class Thesaurus:
     @property
     def longest(self) -> int:
         return max((len(k) for k in self.phrases), default=0)
+
+    @cached_property
+    def phrase_words(self) -> frozenset[str]:
+        """Every word of the players' phrases."""
+        return frozenset(w for key in self.phrases for w in key)
 
     def rewrite(self, words: Sequence[str]) -> list[str]:
         """The query's folded words with each player phrase replaced by the rules' words,
