@@ -115,6 +115,23 @@ SHAPES = [
         lambda r: r["searched_as"] == {} and r["hits"][0]["language"] == "zh-Hans",
         "Chinese texts in the store: searched as typed",
     ),
+    (
+        "墓地",
+        {},
+        lambda r: (
+            r["languages"] == ["ja"]
+            and r["searched_as"] == {"en": ["graveyard"]}
+            and r["hits"][0]["term"] == "Graveyard"
+        ),
+        "kanji the termbase knows as Japanese and not as Chinese (Chinese says 坟墓场): the "
+        "Graveyard entry, not the Chinese texts naming the card 墓地鼠群",
+    ),
+    (
+        "警戒",
+        {},
+        lambda r: r["searched_as"] == {} and r["hits"][0]["language"] == "zh-Hans",
+        "a term both Chinese and Japanese write alike: Chinese texts in the store, as typed",
+    ),
     ("stack", {"as_of": 1}, lambda r: len(r["hits"]) > 0, "--as-of"),
     (
         "the stack",

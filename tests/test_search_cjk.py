@@ -72,6 +72,16 @@ TERMS = [
     ("ひきわけ", ["ひきわけ"]),  # all hiragana: nothing else to search
 ]
 
+# (query, the forms searched for its kanji): a lone kanji followed by kana is a verb or an
+# adjective, searched with the kana its ending may start with (数えられる finds 数える, not
+# every 枚数); one followed by a particle is a noun, searched alone
+OKURIGANA = [
+    ("枚数を数えられる", "数え", "数"),  # ichidan: 数える
+    ("どこに置く", "置か", "置"),  # godan: 置かれる, the rules' passive
+    ("引けるか", "引く", "引"),
+    ("色が違う", None, "色"),  # 色 + the particle が: a noun
+]
+
 # (glossary heading, its key): a Japanese heading is looked up by its term alone
 KEYS = [
     ("トランプル（とらんぷる）／Trample", "トランプル"),
@@ -89,6 +99,7 @@ ANSWERS = [
     ("생명점이 0 이하가 되면 어떻게 되나요", "704.5a", 1, "생명점 in 생명점이"),
     ("경계를 가진 생물은 공격할 때 탭되나요", "702.20b", 1, "stems of every word"),
     ("한 개의 대지만 플레이", "305.2", 1, ""),
+    ("相手の手札の枚数を数えられる", "402.3", 3, "数えられる is 数える of 402.3, not 枚数"),
     ("희생", "701.17", 1, "the 2020 number of sacrifice"),
 ]
 
@@ -116,6 +127,16 @@ def test_korean_particles_and_endings_are_cut(word, stem):
 @pytest.mark.parametrize(("query", "terms"), TERMS)
 def test_a_questions_particles_and_asking_words_are_not_searched(query, terms):
     assert [t.alts[0] for t in parse_query(query).terms] == terms
+
+
+@pytest.mark.parametrize(("query", "form", "kanji"), OKURIGANA)
+def test_a_lone_kanji_before_kana_is_searched_with_its_ending(query, form, kanji):
+    (alts,) = [t.alts for t in parse_query(query).terms if t.alts[0].startswith(fold(kanji))]
+    if form is None:
+        assert alts == (fold(kanji),)
+    else:
+        assert fold(form) in alts and fold(kanji) not in alts
+        assert all(a.startswith(fold(kanji)) and len(a) == 2 for a in alts)
 
 
 @pytest.mark.parametrize(("term", "key"), KEYS)

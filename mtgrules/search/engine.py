@@ -245,10 +245,17 @@ def search(
     ):
         forms = [f for lang, fs in translations.items() if same_tag(lang, language) for f in fs]
         instead = (language, forms)
-    # Nothing at all as typed, and the termbase knows the query as a term of a language the
-    # store has no text in ("スタック" with no Japanese translation ingested): its form in a
-    # language the store has is searched instead, English first, and the reader told.
-    elif not ranked and not language and translations:
+    # The termbase knows the query as a term of a language the store has no text in
+    # ("スタック" with no Japanese translation ingested, or 墓地, which Chinese texts hold only
+    # inside card names): its form in a language the store has is searched instead, English
+    # first, and the reader told.
+    elif (
+        not language
+        and translations
+        and (
+            not ranked or not any(same_language(e.language, p) for e in editions for p in preferred)
+        )
+    ):
         held = {e.language for e in editions}
         order = sorted(translations, key=lambda lang: (not same_tag(lang, SOURCE_LANGUAGE), lang))
         target = next((lang for lang in order if any(same_tag(lang, h) for h in held)), None)
@@ -460,7 +467,18 @@ def _preferred(
     English."""
     if language:
         return [language]
-    return spelled_languages(query) or vocabulary_language(vocab) or term_languages or ["en"]
+    spelled = spelled_languages(query)
+    # Kanji alone looks Chinese, but Japanese writes its terms in kanji too: one the
+    # termbase knows as Japanese and not as Chinese (墓地, where Chinese says 坟墓场) is
+    # Japanese.
+    if (
+        spelled
+        and all(same_language(s, "zh") for s in spelled)
+        and any(same_language(t, "ja") for t in term_languages)
+        and not any(same_language(t, "zh") for t in term_languages)
+    ):
+        return ["ja"]
+    return spelled or vocabulary_language(vocab) or term_languages or ["en"]
 
 
 def vocabulary_language(vocab: list[tuple[str, str, str, int]]) -> list[str]:

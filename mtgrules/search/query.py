@@ -108,6 +108,33 @@ _VERB_ENDING = ("하", "했", "한", "할", "해", "되", "된", "될", "돼")
 # Japanese question words written in Han (何枚 how many, 誰 who): a kanji run holding one
 # asks rather than names.
 JAPANESE_QUESTION_CHARS = frozenset("何誰")
+# A Japanese verb or adjective is written as its kanji and the kana of its ending
+# (okurigana): 数える, 置かれる, 引ける. A lone kanji is in hundreds of texts (数 in every
+# 枚数), so a question's kanji followed by kana is searched with the kana that start its
+# ending: every form of that kana's row (the five of a godan verb's row: 置か 置き 置く 置け
+# 置こ), the sound-changed forms (置い 置っ 置ん), and る-row forms for ichidan verbs (見る,
+# 見れ, 見ら of 見られる). 数えられる then finds 数える of 402.3, not 枚数. Hiragana that
+# opens with a particle (手の, 数を, 色が) follows a noun: the kanji is searched alone.
+_KANA_ROWS = (
+    "あいうえお かきくけこ がぎぐげご さしすせそ ざじずぜぞ たちつてと だぢづでど なにぬねの "
+    "はひふへほ ばびぶべぼ まみむめも らりるれろ わいうえお"
+).split()
+_OKURIGANA_ALWAYS = "いっんらりるれろ"
+JAPANESE_PARTICLE_STARTS = frozenset("のをがはへやでともに")
+
+
+def okurigana_forms(kanji: str, kana: str) -> tuple[str, ...]:
+    """The forms to search for a lone ``kanji`` followed in a Japanese question by the
+    hiragana run ``kana`` (what follows it up to the next kanji or katakana): the kanji with
+    each kana its verb or adjective may continue with, the typed one first; () when
+    ``kana`` opens with a particle (the kanji is a noun, searched alone)."""
+    if len(kanji) != 1 or not kana or kana[0] in JAPANESE_PARTICLE_STARTS:
+        return ()
+    first = kana[0]
+    row = "".join(r for r in _KANA_ROWS if first in r)
+    return tuple(kanji + k for k in dict.fromkeys(first + row + _OKURIGANA_ALWAYS))
+
+
 # Full-text operators a user may type thinking they work; they would be searched as plain
 # words (every word is quoted), which is not what was meant: say so instead.
 _FTS_SYNTAX = re.compile(r"[*^]|\bNEAR\s*\(", re.I)
@@ -303,13 +330,23 @@ def parse_query(query: str) -> ParsedQuery:
     marked = thesaurus.rewrite_marked(typed)
     words = [w for w, _said in marked]
     tokens = index_tokens(query) if words == typed else index_tokens(" ".join(words))
-    content = [(w, s) for w, s in marked if w not in STOP_WORDS and not asks(w)]
+    numbered = list(enumerate(marked))
+    content = [(i, w, s) for i, (w, s) in numbered if w not in STOP_WORDS and not asks(w)]
     if not content:
-        content = [(w, s) for w, s in marked if w not in STOP_WORDS] or marked
+        content = [(i, w, s) for i, (w, s) in numbered if w not in STOP_WORDS] or [
+            (i, w, s) for i, (w, s) in numbered
+        ]
     terms: list[Term] = []
-    for w, said in content:
+    for i, w, said in content:
+        # The hiragana right after a lone kanji: the ending of a Japanese verb or adjective.
+        kana = marked[i + 1][0] if i + 1 < len(marked) and is_hiragana(marked[i + 1][0]) else ""
         # A phrase's words are the rules' own: no player's alternatives for them.
-        alts = (() if said else thesaurus.alternatives_of(w)) or _NUMBERS.get(w) or (w,)
+        alts = (
+            (() if said else thesaurus.alternatives_of(w))
+            or _NUMBERS.get(w)
+            or (okurigana_forms(w, kana) if kana and is_han(w) else ())
+            or (w,)
+        )
         term = Term(tuple(dict.fromkeys(korean_stem(a) if is_hangul(a) else stem(a) for a in alts)))
         if term not in terms:
             terms.append(term)
