@@ -28,7 +28,7 @@ from mtgrules.text.fold import (
     pattern,
     spell_power_toughness,
 )
-from mtgrules.text.labels import match_rule_query
+from mtgrules.text.labels import match_rule_query, rule_in_query
 from mtgrules.text.lemmas import guessed_bases
 
 from .conftest import ON_PG, run_cli
@@ -308,6 +308,42 @@ RULE_QUERIES = [
 @pytest.mark.parametrize(("query", "label"), RULE_QUERIES)
 def test_a_cited_rule_number_is_a_rule_query(query, label):
     assert match_rule_query(query) == label
+
+
+# (query, the mode, the first hit's label, another label among the first five): a rule
+# number inside a question is that rule; beside other words, that rule first, then what the
+# words find. Before, each was searched as words: "what is rule 100.6" opened with 104.4i,
+# "702.19b trample" with 702.19c.
+NUMBER_IN_QUESTION = [
+    ("what is rule 100.6", "rule", "100.6", None),
+    ("what does rule 702.19b say?", "rule", "702.19b", None),
+    ("explain CR 509.1a", "rule", "509.1a", None),
+    ("702.19b trample", "text", "702.19b", "702.19"),
+    ("does 509.1a let a tapped creature block", "text", "509.1a", None),
+]
+
+
+@pytest.mark.parametrize(("query", "mode", "first", "also"), NUMBER_IN_QUESTION)
+def test_a_rule_number_inside_a_question_comes_first(engine, query, mode, first, also):
+    result = _search(engine, query, limit=5)
+    assert (result.mode, result.hits[0].label) == (mode, first)
+    assert result.hits[0].edition.startswith("en-2026")
+    assert also is None or also in [h.label for h in result.hits]
+    assert len({h.clause_id for h in result.hits}) == len(result.hits)
+
+
+@pytest.mark.parametrize(
+    ("query", "found"),
+    [
+        ("what is rule 100.6", ("100.6", "what is rule  ")),
+        ("rules 107.3 and 107.4", None),  # two numbers: searched as words
+        ("100 cards", None),  # a count, no rule number
+        ("turn 2.5", None),
+        ("１０７．３ａ explained", ("107.3a", "  explained")),
+    ],
+)
+def test_the_rule_number_a_question_holds(query, found):
+    assert rule_in_query(query) == found
 
 
 def test_rule_prefix_goes_to_that_rule(engine):

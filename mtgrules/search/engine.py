@@ -15,7 +15,7 @@ importing SQLAlchemy.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..errors import QueryError
@@ -24,7 +24,7 @@ from ..store.search_index import term_key
 from ..termbase import Termbase, load_termbase
 from ..text.detect import spelled_languages
 from ..text.fold import fold_words, is_charwise, is_han
-from ..text.labels import closing_reference, match_rule_query, parent_of, rule_of
+from ..text.labels import closing_reference, match_rule_query, parent_of, rule_in_query, rule_of
 from ..text.language import (
     SOURCE_LANGUAGE,
     base_language,
@@ -67,6 +67,7 @@ from .query import (
     DEFAULT_LIMIT,
     MAX_LIMIT,
     QUESTION_WORDS,
+    CITING_WORDS,
     STOP_WORDS,
     Expr,
     ParsedQuery,
@@ -181,6 +182,34 @@ def search(
     rule = match_rule_query(query)
     if rule:
         return _rule_search(session, query, rule, editions, kinds, by_id, limit)
+    # A rule number inside a question ("what does rule 100.6 say"): that rule; beside other
+    # words ("702.19b trample", "does 509.1a let a tapped creature block"), that rule first,
+    # then what the other words find.
+    cited = rule_in_query(query)
+    if cited is not None:
+        label, rest = cited
+        numbered = _rule_search(session, query, label, editions, kinds, by_id, limit)
+        content = [
+            w
+            for w in fold_words(rest)
+            if w not in STOP_WORDS and w not in CITING_WORDS and not asks(w)
+        ]
+        if not content:
+            return numbered
+        found = search(
+            session,
+            rest,
+            language=language,
+            edition=edition,
+            kind=kind,
+            limit=limit,
+            as_of=as_of,
+            aligned=aligned,
+        )
+        first = [h for h in numbered.hits[:1] if not h.obsolete]
+        shown = {h.clause_id for h in first}
+        hits = first + [h for h in found.hits if h.clause_id not in shown][: limit - len(first)]
+        return replace(found, query=query, hits=hits)
 
     parsed = parse_query(_with_symbol_terms(session, query, alive))
     # A mistyped word of a player's phrase ("at instnat speed"): the phrase is searched in

@@ -149,6 +149,21 @@ def parse_rule_label(text: str) -> str:
     return label
 
 
+# A rule or subrule number standing among other words of a query ("what is rule 100.6",
+# "702.19b trample"): the dotted shape only, so that "100 cards" or "turn 2" name no section.
+_LABEL_IN_QUERY = re.compile(r"(?<![\w.])([0-9]{3}\.[0-9]{1,4}[a-z]?)\.?(?![\w.])", re.I)
+
+
+def rule_in_query(query: str) -> tuple[str, str] | None:
+    """The one rule number a query holds among other words, with the query without it:
+    ("100.6", "what is rule "); None when it holds none, or several."""
+    typed = as_typed(query)
+    found = _LABEL_IN_QUERY.findall(typed)
+    if len(found) != 1:
+        return None
+    return found[0].lower(), _LABEL_IN_QUERY.sub(" ", typed)
+
+
 def match_rule_query(query: str) -> str | None:
     """The label a search query names ("107.3g", "107.3G.", "405", "１０７．３"), or None for
     words."""
