@@ -64,10 +64,10 @@ from .crosslang import RENUMBERING, attach_aligned, concordant_groups
 from .fuzzy import MIN_FUZZY_LENGTH, corrections
 from .hits import Ranked, attach_labels, lineages, make_hits, newest_member
 from .query import (
+    CITING_WORDS,
     DEFAULT_LIMIT,
     MAX_LIMIT,
     QUESTION_WORDS,
-    CITING_WORDS,
     STOP_WORDS,
     Expr,
     ParsedQuery,
