@@ -332,6 +332,29 @@ def test_a_rule_number_inside_a_question_comes_first(engine, query, mode, first,
     assert len({h.clause_id for h in result.hits}) == len(result.hits)
 
 
+# (query, what is searched instead, the glossary entry first): a game term typed as one word
+# that the rules write as two, or as two they write as one. Before, the first three found
+# nothing at all, "life link" opened with an example and "death touch" at 41% "some words".
+COMPOUNDS = [
+    ("doublestrike", {"doublestrike": ["double strike"]}, "Double Strike"),
+    ("splitsecond", {"splitsecond": ["split second"]}, "Split Second"),
+    ("manavalue", {"manavalue": ["mana value"]}, "Mana Value"),
+    ("life link", {"life link": ["lifelink"]}, "Lifelink"),
+    ("death touch", {"death touch": ["deathtouch"]}, "Deathtouch"),
+    ("side board", {"side board": ["sideboard"]}, "Sideboard"),
+    ("first strike", {}, "First Strike"),  # written so: nothing to do
+    ("lifelink", {}, "Lifelink"),
+]
+
+
+@pytest.mark.parametrize(("query", "fixes", "term"), COMPOUNDS)
+def test_a_term_typed_joined_or_split_is_searched_as_written(engine, query, fixes, term):
+    result = _search(engine, query, limit=3)
+    assert result.fuzzy_words == fixes
+    assert (result.hits[0].kind, result.hits[0].term) == ("glossary", term)
+    assert all(h.fuzzy for h in result.hits) == bool(fixes)
+
+
 @pytest.mark.parametrize(
     ("query", "found"),
     [

@@ -212,13 +212,21 @@ def search(
         return replace(found, query=query, hits=hits)
 
     parsed = parse_query(_with_symbol_terms(session, query, alive))
+    typed = query
+    # A term typed as one word or as two ("doublestrike", "life link"): searched as the
+    # rules write it ("double strike", "lifelink"), and the reader told.
+    joined, compounds = _compound_fixes(session, fold_words(query))
+    if compounds:
+        typed = " ".join(joined)
+        parsed = parse_query(_with_symbol_terms(session, typed, alive))
     # A mistyped word of a player's phrase ("at instnat speed"): the phrase is searched in
     # the rules' words, as if typed right ("could cast an instant"), and the reader told.
     phrase_fixes = _phrase_fixes(session, parsed)
     if phrase_fixes:
         parsed = parse_query(
-            " ".join(phrase_fixes[w][0] if w in phrase_fixes else w for w in fold_words(query))
+            " ".join(phrase_fixes[w][0] if w in phrase_fixes else w for w in fold_words(typed))
         )
+    phrase_fixes = {**compounds, **phrase_fixes}
     termbase = load_termbase(session)
     term_languages, translations = _translations(termbase, query)
     opposites = [_OPPOSITE + w for w in parsed.words if w.endswith(_PARTICIPLE)]
@@ -714,6 +722,73 @@ def _phrase_fixes(db: Any, parsed: ParsedQuery) -> dict[str, list[str]]:
         for i in range(start, end)
     }
     return {w: fixes[w][:1] for i, w in enumerate(typed) if w in fixes and i in covered}
+
+
+# A word split in two, or two words joined, only where each part is this long: shorter
+# ones would join "a" and "t", or cut "deathtouch" into "death" and "to..."
+COMPOUND_PART = 3
+
+
+def _compound_fixes(db: Any, words: list[str]) -> tuple[list[str], dict[str, list[str]]]:
+    """A game term typed as one word that the rules write as two ("doublestrike",
+    "splitsecond": the halves must stand in a row somewhere in the texts), or as two words
+    that the rules write as one ("life link", "death touch": the joined word is in the
+    texts, the two words in a row nowhere). Returns the words to search and {what was
+    typed: [what is searched]}; the words unchanged and {} when there is nothing to do."""
+    latin = [w.isascii() and w.isalpha() for w in words]
+    pairs = [
+        (i, words[i] + words[i + 1])
+        for i in range(len(words) - 1)
+        if latin[i]
+        and latin[i + 1]
+        and min(len(words[i]), len(words[i + 1])) >= COMPOUND_PART
+        and words[i] not in STOP_WORDS
+        and words[i + 1] not in STOP_WORDS
+    ]
+    long_words = [
+        w for w, ok in zip(words, latin, strict=True) if ok and len(w) >= 2 * COMPOUND_PART + 1
+    ]
+    if not pairs and not long_words:
+        return words, {}
+    halves = [
+        part
+        for w in long_words
+        for i in range(COMPOUND_PART, len(w) - COMPOUND_PART + 1)
+        for part in (w[:i], w[i:])
+    ]
+    rows = word_rows(db, [*words, *(j for _i, j in pairs), *halves])
+    held = {w for w, _lang, _lemma, docs in rows if docs > 0}
+
+    def in_a_row(first: str, second: str) -> int:
+        phrase = Expr((), op="phrase", tokens=(first, second))
+        return document_count(db, phrase)
+
+    out: list[str] = []
+    fixes: dict[str, list[str]] = {}
+    joins = {i: j for i, j in pairs if j in held and not in_a_row(words[i], words[i + 1])}
+    i = 0
+    while i < len(words):
+        w = words[i]
+        if i in joins:
+            fixes[f"{w} {words[i + 1]}"] = [joins[i]]
+            out.append(joins[i])
+            i += 2
+            continue
+        if w in long_words and w not in held:
+            splits = [
+                (in_a_row(w[:k], w[k:]), w[:k], w[k:])
+                for k in range(COMPOUND_PART, len(w) - COMPOUND_PART + 1)
+                if w[:k] in held and w[k:] in held
+            ]
+            best = max(splits, default=(0, "", ""))
+            if best[0] > 0:
+                fixes[w] = [f"{best[1]} {best[2]}"]
+                out += [best[1], best[2]]
+                i += 1
+                continue
+        out.append(w)
+        i += 1
+    return (out, fixes) if fixes else (words, {})
 
 
 def _glossary_keys(
