@@ -127,6 +127,37 @@ SHAPES = [
         "Graveyard entry, not the Chinese texts naming the card 墓地鼠群",
     ),
     (
+        "Friedhof",
+        {},
+        lambda r: r["searched_as"] == {"en": ["graveyard"]} and r["hits"][0]["term"] == "Graveyard",
+        "a German term (the termbase's de column) on a store without German: its English",
+    ),
+    (
+        "campo di battaglia",
+        {},
+        lambda r: (
+            r["searched_as"] == {"en": ["battlefield"]} and r["hits"][0]["term"] == "Battlefield"
+        ),
+        "an Italian term whole, not the Spanish texts that hold 'campo'",
+    ),
+    (
+        "Stapel verrechnen",
+        {},
+        lambda r: (
+            r["searched_as"] == {"en": ["stack resolves"]} and r["hits"][0]["label"] == "608.1"
+        ),
+        "the German terms of a phrase as English: 608.1, the top of the stack resolves",
+    ),
+    (
+        "кладбище и библиотека",
+        {},
+        lambda r: (
+            r["searched_as"] == {"en": ["graveyard library"]}
+            and r["hits"][0]["label"] in ("400.3", "400.1")
+        ),
+        "Russian terms in a phrase: the rules naming both zones",
+    ),
+    (
         "警戒",
         {},
         lambda r: r["searched_as"] == {} and r["hits"][0]["language"] == "zh-Hans",

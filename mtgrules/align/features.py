@@ -426,7 +426,7 @@ def _text_parts(a: Features, b: Features) -> tuple[list[tuple[str, float, float]
     if sym is not None:
         parts.append(("symbols", sym, 2.0))
     # Game terms where the termbase knows both languages: a language without its column
-    # (Korean, Russian...) finds none, and an English clause full of them would look unlike
+    # (Polish, Ukrainian...) finds none, and an English clause full of them would look unlike
     # its translation for a reason that says nothing.
     if has_termbase(a.language) and has_termbase(b.language):
         terms = dice(a.terms, b.terms, a.total("terms") + b.total("terms"))

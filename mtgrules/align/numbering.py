@@ -23,7 +23,7 @@ def numbered_alike(x: EditionInfo, y: EditionInfo) -> bool:
 def labels_count(x: EditionInfo, y: EditionInfo) -> bool:
     """May the aligner take a shared label as evidence between these two editions? Where
     they number alike; and for an undated page in a language the termbase has no column for
-    (Korean, Russian...): nothing else in its text can say which English clause it is but
+    (Polish, Ukrainian...): nothing else in its text can say which English clause it is but
     its labels, numbers, symbols and references, so its labels count (still confirmed by
     the rest, as for any label)."""
     if numbered_alike(x, y):

@@ -286,11 +286,18 @@ def search(
     # ("スタック" with no Japanese translation ingested, or 墓地, which Chinese texts hold only
     # inside card names): its form in a language the store has is searched instead, English
     # first, and the reader told.
+    # So too when the whole query is a term of only such languages ("campo di battaglia"
+    # with no Italian text: not the Spanish texts that hold "campo").
     elif (
         not language
         and translations
         and (
-            not ranked or not any(same_language(e.language, p) for e in editions for p in preferred)
+            not ranked
+            or not any(same_language(e.language, p) for e in editions for p in preferred)
+            or (
+                term_languages
+                and not any(same_language(e.language, t) for e in editions for t in term_languages)
+            )
         )
     ):
         held = {e.language for e in editions}
@@ -298,6 +305,10 @@ def search(
         target = next((lang for lang in order if any(same_tag(lang, h) for h in held)), None)
         if target is not None:
             instead = (target, translations[target])
+    # A sentence of a language the store has no text in ("Karte auf den Friedhof legen"):
+    # the game terms it holds, searched as the English the store has ("card graveyard").
+    if instead is None and not language:
+        instead = _terms_in_other_language(query, {e.language for e in editions})
     found = _rank_forms(plan, instead[1], instead[0], termbase, dfs) if instead else None
     if found is not None:
         ranked, highlight = found
@@ -342,6 +353,36 @@ def search(
     return SearchResult(
         query, "text", parsed.words, hits, fuzzy_words, translations, list(preferred), searched_as
     )
+
+
+def _terms_in_other_language(query: str, held: set[str]) -> tuple[str, list[str]] | None:
+    """(English, [its forms of the game terms the query holds, in one phrase]) when the
+    query holds more of the termbase's terms in a language the store has no text in than
+    in any language it has (Friedhof and Karte, German, where no English term is typed);
+    None otherwise, or when the store has no English."""
+    from ..termbase import find_terms, shipped_termbase
+
+    termbase = shipped_termbase()
+    if not any(same_language(h, SOURCE_LANGUAGE) for h in held):
+        return None
+    found = {lang: find_terms(query, lang) for lang in termbase.languages}
+    mine = max(
+        (sum(c.values()) for lang, c in found.items() if any(same_tag(lang, h) for h in held)),
+        default=0,
+    )
+    other = max(
+        (
+            (sum(c.values()), lang)
+            for lang, c in found.items()
+            if not any(same_tag(lang, h) for h in held)
+        ),
+        default=(0, ""),
+    )
+    if other[0] <= mine:
+        return None
+    english = [termbase.forms(concept, SOURCE_LANGUAGE) for concept in found[other[1]]]
+    phrase = " ".join(forms[0] for forms in english if forms)
+    return (SOURCE_LANGUAGE, [phrase]) if phrase else None
 
 
 def _rank_forms(
