@@ -407,12 +407,20 @@ def test_rule_prefix_goes_to_that_rule(engine):
     assert result.hits[0].label == "702.19b"
 
 
-@pytest.mark.parametrize("query", ["の", "이", "トークンの", "ー"])
+@pytest.mark.parametrize("query", ["の", "이", "ー", "のの"])
 def test_kana_or_hangul_on_a_store_without_them_finds_nothing(engine, query):
     """The corpus store has no Japanese or Korean text. A one-character kana or Hangul word
     left no term at all, and the index was asked for an empty match: "fts5: syntax error
     near ''" reached the user."""
     assert _search(engine, query).hits == []
+
+
+def test_a_japanese_term_inside_a_phrase_on_a_store_without_japanese_is_its_english(engine):
+    """トークンの ("the token's") holds the termbase's Japanese トークン: searched as token, the
+    Token entry first (before, nothing was found)."""
+    result = _search(engine, "トークンの", limit=3)
+    assert result.searched_as == {"en": ["token"]}
+    assert (result.hits[0].kind, result.hits[0].term) == ("glossary", "Token")
 
 
 def test_identical_texts_are_one_hit(engine):
