@@ -332,6 +332,12 @@ PLAYER_WORDS = [
         "ETB is enters the battlefield, the rules' words",
     ),
     ("what kinds of counters", [("kind", "type"), ("counter",)], "kinds: kind or type"),
+    (
+        "cant be countered",
+        [("countered",)],
+        "a contraction typed without its apostrophe is the rules' can't (before, 'cant' was "
+        "searched as a word of its own, and the index holds none)",
+    ),
     ("which zones can everyone see", [("zone",), ("player",), ("see",)], "everyone: player"),
     ("when does damage wear off", [("damage",), ("end",)], "wear off: end (a phrase, both words)"),
     ("once per turn", [("once",), ("each",), ("turn",)], "per: each, as 'once each turn'"),
