@@ -308,7 +308,11 @@ def search(
     # A sentence of a language the store has no text in ("Karte auf den Friedhof legen"):
     # the game terms it holds, searched as the English the store has ("card graveyard").
     if instead is None and not language:
-        instead = _terms_in_other_language(query, {e.language for e in editions})
+        other = _terms_in_other_language(query, {e.language for e in editions})
+        if other is not None:
+            written_in, target, forms = other
+            instead = (target, forms)
+            preferred = [written_in]
     found = _rank_forms(plan, instead[1], instead[0], termbase, dfs) if instead else None
     if found is not None:
         ranked, highlight = found
@@ -355,11 +359,11 @@ def search(
     )
 
 
-def _terms_in_other_language(query: str, held: set[str]) -> tuple[str, list[str]] | None:
-    """(English, [its forms of the game terms the query holds, in one phrase]) when the
-    query holds more of the termbase's terms in a language the store has no text in than
-    in any language it has (Friedhof and Karte, German, where no English term is typed);
-    None otherwise, or when the store has no English."""
+def _terms_in_other_language(query: str, held: set[str]) -> tuple[str, str, list[str]] | None:
+    """(the query's language, English, [its forms of the game terms the query holds, in one
+    phrase]) when the query holds more of the termbase's terms in a language the store has
+    no text in than in any language it has (Friedhof and Karte, German, where no English
+    term is typed); None otherwise, or when the store has no English."""
     from ..termbase import find_terms, shipped_termbase
 
     termbase = shipped_termbase()
@@ -382,7 +386,7 @@ def _terms_in_other_language(query: str, held: set[str]) -> tuple[str, list[str]
         return None
     english = [termbase.forms(concept, SOURCE_LANGUAGE) for concept in found[other[1]]]
     phrase = " ".join(forms[0] for forms in english if forms)
-    return (SOURCE_LANGUAGE, [phrase]) if phrase else None
+    return (other[1], SOURCE_LANGUAGE, [phrase]) if phrase else None
 
 
 def _rank_forms(
