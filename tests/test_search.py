@@ -144,7 +144,9 @@ SHAPES = [
         "Stapel verrechnen",
         {},
         lambda r: (
-            r["searched_as"] == {"en": ["stack resolves"]} and r["hits"][0]["label"] == "608.1"
+            r["searched_as"] == {"en": ["stack resolves"]}
+            and r["hits"][0]["label"] == "608.1"
+            and r["languages"] == ["de"]
         ),
         "the German terms of a phrase as English: 608.1, the top of the stack resolves",
     ),
