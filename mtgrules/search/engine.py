@@ -305,10 +305,17 @@ def search(
         target = next((lang for lang in order if any(same_tag(lang, h) for h in held)), None)
         if target is not None:
             instead = (target, translations[target])
+            if term_languages and not any(
+                same_language(h, t) for h in held for t in term_languages
+            ):
+                preferred = term_languages  # what the query is written in, as the reader sees
     # A sentence of a language the store has no text in ("Karte auf den Friedhof legen"):
     # the game terms it holds, searched as the English the store has ("card graveyard").
-    if instead is None and not language:
-        other = _terms_in_other_language(query, {e.language for e in editions})
+    # Only when the words as typed found nothing, or only by correcting them.
+    if instead is None and not language and (not ranked or fuzzy_words):
+        other = _terms_in_other_language(
+            termbase, fold_words(query), {e.language for e in editions}
+        )
         if other is not None:
             written_in, target, forms = other
             instead = (target, forms)
@@ -359,33 +366,40 @@ def search(
     )
 
 
-def _terms_in_other_language(query: str, held: set[str]) -> tuple[str, str, list[str]] | None:
-    """(the query's language, English, [its forms of the game terms the query holds, in one
-    phrase]) when the query holds more of the termbase's terms in a language the store has
-    no text in than in any language it has (Friedhof and Karte, German, where no English
-    term is typed); None otherwise, or when the store has no English."""
-    from ..termbase import find_terms, shipped_termbase
+# The longest game term _terms_in_other_language looks up, in words ("effet de remplacement").
+TERM_WORDS = 4
 
-    termbase = shipped_termbase()
+
+def _terms_in_other_language(
+    termbase: Termbase, words: list[str], held: set[str]
+) -> tuple[str, str, list[str]] | None:
+    """(the query's language, English, [its forms of the game terms the query holds, in one
+    phrase]) when the query's words (folded) hold more of the termbase's terms in a language
+    the store has no text in than in any language it has (Friedhof and Karte, German, where
+    no English term is typed); None otherwise, or when the store has no English. Terms are
+    looked up as runs of the query's words, the longest first (a dictionary lookup each:
+    no pattern is compiled)."""
     if not any(same_language(h, SOURCE_LANGUAGE) for h in held):
         return None
-    found = {lang: find_terms(query, lang) for lang in termbase.languages}
-    mine = max(
-        (sum(c.values()) for lang, c in found.items() if any(same_tag(lang, h) for h in held)),
-        default=0,
-    )
-    other = max(
-        (
-            (sum(c.values()), lang)
-            for lang, c in found.items()
-            if not any(same_tag(lang, h) for h in held)
-        ),
-        default=(0, ""),
-    )
-    if other[0] <= mine:
+    found: dict[str, list[str]] = {}
+    i = 0
+    while i < len(words):
+        for n in range(min(TERM_WORDS, len(words) - i), 0, -1):
+            matches = termbase.lookup(" ".join(words[i : i + n]))
+            if matches:
+                for concept, lang in sorted(matches):
+                    found.setdefault(lang, []).append(concept)
+                i += n
+                break
+        else:
+            i += 1
+    is_held = {lang: any(same_tag(lang, h) for h in held) for lang in found}
+    mine = max((len(c) for lang, c in found.items() if is_held[lang]), default=0)
+    other = max(((len(c), lang) for lang, c in found.items() if not is_held[lang]), default=None)
+    if other is None or other[0] <= mine:
         return None
     english = [termbase.forms(concept, SOURCE_LANGUAGE) for concept in found[other[1]]]
-    phrase = " ".join(forms[0] for forms in english if forms)
+    phrase = " ".join(dict.fromkeys(forms[0] for forms in english if forms))
     return (other[1], SOURCE_LANGUAGE, [phrase]) if phrase else None
 
 
