@@ -333,6 +333,11 @@ PLAYER_WORDS = [
     ),
     ("what kinds of counters", [("kind", "type"), ("counter",)], "kinds: kind or type"),
     (
+        "can i respond when my opponent unmorphs it",
+        [("respond",), ("opponent",), ("turn",), ("face",), ("up",)],
+        "unmorph is players' word for turning a face-down permanent face up (702.37e)",
+    ),
+    (
         "cant be countered",
         [("countered",)],
         "a contraction typed without its apostrophe is the rules' can't (before, 'cant' was "
