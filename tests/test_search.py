@@ -28,7 +28,7 @@ from mtgrules.text.fold import (
     pattern,
     spell_power_toughness,
 )
-from mtgrules.text.labels import match_rule_query, rule_in_query
+from mtgrules.text.labels import match_rule_query, rules_in_query
 from mtgrules.text.lemmas import guessed_bases
 
 from .conftest import ON_PG, run_cli
@@ -353,6 +353,7 @@ NUMBER_IN_QUESTION = [
     ("explain CR 509.1a", "rule", "509.1a", None),
     ("702.19b trample", "text", "702.19b", "702.19"),
     ("does 509.1a let a tapped creature block", "text", "509.1a", None),
+    ("difference between 702.19b and 702.19c", "rule", "702.19b", "702.19c"),
 ]
 
 
@@ -391,15 +392,17 @@ def test_a_term_typed_joined_or_split_is_searched_as_written(engine, query, fixe
 @pytest.mark.parametrize(
     ("query", "found"),
     [
-        ("what is rule 100.6", ("100.6", "what is rule  ")),
-        ("rules 107.3 and 107.4", None),  # two numbers: searched as words
+        ("what is rule 100.6", (["100.6"], "what is rule  ")),
+        ("rules 107.3 and 107.4", (["107.3", "107.4"], "rules   and  ")),
+        ("702.19B or 702.19b?", (["702.19b"], "  or  ?")),  # once each
         ("100 cards", None),  # a count, no rule number
         ("turn 2.5", None),
-        ("１０７．３ａ explained", ("107.3a", "  explained")),
+        ("１０７．３ａ explained", (["107.3a"], "  explained")),
+        ("107.3 107.3a 107.3b 107.3c 107.3d", None),  # a list for `show`, not a question
     ],
 )
-def test_the_rule_number_a_question_holds(query, found):
-    assert rule_in_query(query) == found
+def test_the_rule_numbers_a_question_holds(query, found):
+    assert rules_in_query(query) == found
 
 
 def test_rule_prefix_goes_to_that_rule(engine):

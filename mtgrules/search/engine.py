@@ -24,7 +24,7 @@ from ..store.search_index import term_key
 from ..termbase import Termbase, load_termbase
 from ..text.detect import spelled_languages
 from ..text.fold import fold_words, is_charwise, is_han
-from ..text.labels import closing_reference, match_rule_query, parent_of, rule_in_query, rule_of
+from ..text.labels import closing_reference, match_rule_query, parent_of, rule_of, rules_in_query
 from ..text.language import (
     SOURCE_LANGUAGE,
     base_language,
@@ -184,18 +184,25 @@ def search(
         return _rule_search(session, query, rule, editions, kinds, by_id, limit)
     # A rule number inside a question ("what does rule 100.6 say"): that rule; beside other
     # words ("702.19b trample", "does 509.1a let a tapped creature block"), that rule first,
-    # then what the other words find.
-    cited = rule_in_query(query)
+    # then what the other words find. Several ("difference between 702.19b and 702.19c"):
+    # today's text of each, in the order typed.
+    cited = rules_in_query(query)
     if cited is not None:
-        label, rest = cited
-        numbered = _rule_search(session, query, label, editions, kinds, by_id, limit)
+        labels, rest = cited
         content = [
             w
             for w in fold_words(rest)
             if w not in STOP_WORDS and w not in CITING_WORDS and not asks(w)
         ]
+        numbered = [
+            _rule_search(session, query, lab, editions, kinds, by_id, limit) for lab in labels
+        ]
+        if len(labels) == 1 and not content:
+            return numbered[0]
+        first = [h for n in numbered for h in n.hits[:1] if not h.obsolete]
+        shown = {h.clause_id for h in first}
         if not content:
-            return numbered
+            return replace(numbered[0], words=labels, hits=first[:limit])
         found = search(
             session,
             rest,
@@ -206,10 +213,8 @@ def search(
             as_of=as_of,
             aligned=aligned,
         )
-        first = [h for h in numbered.hits[:1] if not h.obsolete]
-        shown = {h.clause_id for h in first}
         hits = first + [h for h in found.hits if h.clause_id not in shown][: limit - len(first)]
-        return replace(found, query=query, hits=hits)
+        return replace(found, query=query, hits=hits[:limit])
 
     parsed = parse_query(_with_symbol_terms(session, query, alive))
     typed = query

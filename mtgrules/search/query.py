@@ -63,10 +63,11 @@ QUESTION_WORDS = frozenset(
     "puedo puede vale".split()
 )
 # The words a citation of a rule number comes with ("what does rule 100.6 say", "explain
-# CR 509.1a"): with only these and asking words beside it, a query asks for that rule.
+# CR 509.1a", "difference between 702.19b and 702.19c"): with only these and asking words
+# beside them, a query asks for those rules.
 CITING_WORDS = frozenset(
     "rule rules cr comprehensive see say says said mean means meaning explain text read reads "
-    "number section subrule".split()
+    "number section subrule difference differences between compare vs versus".split()
 )
 # Chinese characters that ask (几 how many, 吗 yes-no, 什么 what, 怎么 how...) or only link
 # (都 all, 就 then, 被 the passive, 里 in): a Han run that matches nothing as a whole is

@@ -154,14 +154,19 @@ def parse_rule_label(text: str) -> str:
 _LABEL_IN_QUERY = re.compile(r"(?<![\w.])([0-9]{3}\.[0-9]{1,4}[a-z]?)\.?(?![\w.])", re.I)
 
 
-def rule_in_query(query: str) -> tuple[str, str] | None:
-    """The one rule number a query holds among other words, with the query without it:
-    ("100.6", "what is rule "); None when it holds none, or several."""
+# More rule numbers than this in one query are a list to read with `show`, not a question.
+MAX_RULES_IN_QUERY = 4
+
+
+def rules_in_query(query: str) -> tuple[list[str], str] | None:
+    """The rule numbers a query holds among other words, each once in the order typed, with
+    the query without them: (["100.6"], "what is rule "), (["702.19b", "702.19c"], " and ");
+    None when it holds none, or more than MAX_RULES_IN_QUERY."""
     typed = as_typed(query)
-    found = _LABEL_IN_QUERY.findall(typed)
-    if len(found) != 1:
+    found = list(dict.fromkeys(label.lower() for label in _LABEL_IN_QUERY.findall(typed)))
+    if not found or len(found) > MAX_RULES_IN_QUERY:
         return None
-    return found[0].lower(), _LABEL_IN_QUERY.sub(" ", typed)
+    return found, _LABEL_IN_QUERY.sub(" ", typed)
 
 
 def match_rule_query(query: str) -> str | None:
