@@ -133,9 +133,15 @@ JAPANESE_PARTICLE_STARTS = frozenset("のをがはへやでともに")
 def okurigana_forms(kanji: str, kana: str) -> tuple[str, ...]:
     """The forms to search for a lone ``kanji`` followed in a Japanese question by the
     hiragana run ``kana`` (what follows it up to the next kanji or katakana): the kanji with
-    each kana its verb or adjective may continue with, the typed one first; () when
-    ``kana`` opens with a particle (the kanji is a noun, searched alone)."""
-    if len(kanji) != 1 or not kana or kana[0] in JAPANESE_PARTICLE_STARTS:
+    each kana its verb or adjective may continue with, the typed one first; () when the
+    word is no lone kanji, what follows it is no hiragana, or that opens with a particle
+    (the kanji is a noun, searched alone)."""
+    if (
+        len(kanji) != 1
+        or not is_han(kanji)
+        or not is_hiragana(kana)
+        or kana[0] in JAPANESE_PARTICLE_STARTS
+    ):
         return ()
     first = kana[0]
     row = "".join(r for r in _KANA_ROWS if first in r)
@@ -337,21 +343,20 @@ def parse_query(query: str) -> ParsedQuery:
     marked = thesaurus.rewrite_marked(typed)
     words = [w for w, _said in marked]
     tokens = index_tokens(query) if words == typed else index_tokens(" ".join(words))
-    numbered = list(enumerate(marked))
-    content = [(i, w, s) for i, (w, s) in numbered if w not in STOP_WORDS and not asks(w)]
+    content = [i for i, (w, _s) in enumerate(marked) if w not in STOP_WORDS and not asks(w)]
     if not content:
-        content = [(i, w, s) for i, (w, s) in numbered if w not in STOP_WORDS] or [
-            (i, w, s) for i, (w, s) in numbered
-        ]
+        content = [i for i, (w, _s) in enumerate(marked) if w not in STOP_WORDS]
+        content = content or list(range(len(marked)))
     terms: list[Term] = []
-    for i, w, said in content:
-        # The hiragana right after a lone kanji: the ending of a Japanese verb or adjective.
-        kana = marked[i + 1][0] if i + 1 < len(marked) and is_hiragana(marked[i + 1][0]) else ""
+    for i in content:
+        w, said = marked[i]
+        # What follows the word: after a lone kanji, the kana of a Japanese verb's ending.
+        after = marked[i + 1][0] if i + 1 < len(marked) else ""
         # A phrase's words are the rules' own: no player's alternatives for them.
         alts = (
             (() if said else thesaurus.alternatives_of(w))
             or _NUMBERS.get(w)
-            or (okurigana_forms(w, kana) if kana and is_han(w) else ())
+            or okurigana_forms(w, after)
             or (w,)
         )
         term = Term(tuple(dict.fromkeys(korean_stem(a) if is_hangul(a) else stem(a) for a in alts)))
