@@ -15,9 +15,11 @@ import pytest
 from mtgrules.align.plan import ingest_and_align
 from mtgrules.search import search
 from mtgrules.search.query import korean_stem, parse_query
+from mtgrules.search.render import render_search
 from mtgrules.store import open_store, session_scope
 from mtgrules.store.search_index import has_charwise_text, term_key
 from mtgrules.text.fold import fold, fold_words, index_words
+from mtgrules.text.width import columns
 
 from .conftest import ON_PG, TRANSLATIONS, drop_store, pg_create_database
 
@@ -169,6 +171,18 @@ def _labels(engine, query: str, limit: int = 10) -> list[str | None]:
 @pytest.mark.parametrize(("query", "rule", "within", "why"), ANSWERS)
 def test_japanese_and_korean_queries_find_their_rule(cjk_store, query, rule, within, why):
     assert rule in _labels(cjk_store, query, limit=max(within, 5))[:within], why
+
+
+@needs_translations
+@pytest.mark.parametrize("width", [80, 60])
+def test_an_aligned_japanese_heading_is_wrapped_to_the_width(cjk_store, width):
+    """Under the English Double Strike entry, its Japanese entry's line (二段攻撃（にだんこうげ
+    き）／Double Strike  ja-2026-01-16  (by link)) took 85 columns of 80: it was not wrapped."""
+    with session_scope(cjk_store, write=False) as s:
+        result = search(s, "double strike", limit=3)
+    assert any(a.language == "ja" for h in result.hits for a in h.aligned)
+    text = render_search(result, width=width)
+    assert max(columns(line) for line in text.splitlines()) <= width
 
 
 @needs_translations

@@ -96,7 +96,12 @@ def _hit_block(n: int, hit: Hit, result: SearchResult, colour: bool, width: int)
             for w in fold_words(f)
         ]
         tag = f"{a.language} {_where(a.label, a.kind, a.term, a.label_inferred)}  {a.edition}"
-        lines.append("     " + dim(visible(f"{tag}  (by {a.via})"), colour))
+        # Wrapped too: a Japanese entry's heading (二段攻撃（にだんこうげき）／Double Strike)
+        # overran 80 columns.
+        lines += [
+            dim(line, colour)
+            for line in wrap_lines(visible(f"{tag}  (by {a.via})"), width, "     ")
+        ]
         lines.append(_paint(_wrap(_mark(visible(a.text), words, colour), "       ", width)))
     return lines
 
