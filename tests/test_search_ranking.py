@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import text
 
 from mtgrules.search import search
-from mtgrules.search.backend import document_count, han_terms
+from mtgrules.search.backend import _holds, clauses_within, document_count, han_terms
 from mtgrules.search.engine import _subject_label, _without_parameter
 from mtgrules.search.fuzzy import corrections
 from mtgrules.search.query import Expr, Term, han_pieces, han_words, index_tokens, parse_query, stem
@@ -239,6 +239,48 @@ NAMED_FEATURES = [
     ),
 ]
 
+# A feature's rules need not repeat its name: 810.4 "Each team has a shared life total,
+# which starts at 30 life" is Two-Headed Giant's by where it stands. A question naming the
+# feature reaches them, the kind word of its title ("Variant", "Option") left out; (query,
+# a rule in the first three, why). Read in cr-en-2026-01-16.txt; the first hits before.
+WITHIN_A_NAMED_FEATURE = [
+    (
+        "how much life does a team start with in two-headed giant",
+        "810.4",
+        "'Two-Headed Giant Variant' named without 'Variant', and by 'headed' (its term is "
+        "'head'); before: 119.1a, 103.4a, 810.11, 704.6a, 704.6b, 810.5 (810.4 not in six)",
+    ),
+    (
+        "15 poison counters two-headed giant",
+        "704.6b",
+        "704.6b 'if a team has fifteen or more poison counters' (15 is fifteen): it was "
+        "first; 810.11, Two-Headed Giant's rule that holds every word ('increased by 15', "
+        "'poison counters required for the team to lose'), now stands before it with the "
+        "feature's own 810.8d, which says the same as 704.6b",
+    ),
+    (
+        "shared team turns who declares blockers",
+        "805.10d",
+        "805.10d 'the defending team declares blockers': 805 'Shared Team Turns Option' "
+        "named without 'Option'; before: 103.5d, 117.6, 506.2b, then 805",
+    ),
+]
+
+# (head, label, is the label one of the head's rules?)
+HOLDS = [
+    ("810", "810.4", True),
+    ("810", "810.9a", True),
+    ("810", "811.1", False),
+    ("810", "81.1", False),
+    ("702.19", "702.19a", True),
+    ("702.19", "702.190", False),
+    ("702.19", "702.19", False),
+    ("702.1", "702.19a", False),
+    ("8", "800.4a", True),
+    ("8", "800", True),
+    ("8", "801.1", False),
+]
+
 # A player's attacker and blocker are the rules' attack and block too: (query, the rule in
 # the first two hits, why). The first two: 509.1h, which says "blockers", ties with it.
 ATTACKERS_AND_BLOCKERS = [
@@ -454,11 +496,6 @@ PLAYER_FIRST = [
         "a creature that was killed",
         ("glossary", "Dies"),
         "Dies: 'A creature or planeswalker dies if it is put into a graveyard from the battlefield'",
-    ),
-    (
-        "15 poison counters two-headed giant",
-        ("rule", "704.6b"),
-        "704.6b 'if a team has fifteen or more poison counters'",
     ),
     (
         "can I look at my graveyard",
@@ -933,6 +970,36 @@ def test_a_feature_the_question_does_not_name_weighs_less(engine, query, rule, f
 @pytest.mark.parametrize(("query", "first", "why"), NAMED_FEATURES)
 def test_a_question_naming_a_feature_goes_to_its_rules(engine, query, first, why):
     assert _search(engine, query, limit=5).hits[0].label == first, why
+
+
+@pytest.mark.parametrize(("query", "rule", "why"), WITHIN_A_NAMED_FEATURE)
+def test_a_named_features_rules_hold_its_name(engine, query, rule, why):
+    assert rule in [h.label for h in _search(engine, query, limit=5).hits[:3]], why
+
+
+@pytest.mark.parametrize(("head", "label", "held"), HOLDS)
+def test_which_rules_a_heading_or_keyword_rule_holds(head, label, held):
+    assert _holds(head, label) is held
+
+
+def test_a_features_rules_are_read_to_its_end(engine):
+    with session_scope(engine, write=False) as s:
+        heads = [
+            r
+            for r in s.execute(
+                text(
+                    "SELECT c.id, c.edition_id, c.kind, c.label, c.position FROM clause c "
+                    "JOIN edition e ON e.id = c.edition_id WHERE e.language = 'en' "
+                    "AND e.date = '2026-01-16' AND c.label IN ('810', '702.19')"
+                )
+            )
+        ]
+        labels = [r.label for r in clauses_within(s, heads, 400)]
+    assert len(heads) == 2
+    # 810 Two-Headed Giant Variant runs from 810.1 to 810.11 (its subrules among them).
+    assert {"810.1", "810.4", "810.9a", "810.11", "702.19a", "702.19e"} <= set(labels)
+    assert not [lab for lab in labels if not lab.startswith(("810.", "702.19"))]
+    assert "702.190" not in labels and "702.19" not in labels
 
 
 @pytest.mark.skipif(

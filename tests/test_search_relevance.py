@@ -47,6 +47,7 @@ UNSEEN_SETS = [
     Path(__file__).resolve().parent / "search_relevance_holdout16.toml",
     Path(__file__).resolve().parent / "search_relevance_holdout17.toml",
     Path(__file__).resolve().parent / "search_relevance_holdout18.toml",
+    Path(__file__).resolve().parent / "search_relevance_holdout19.toml",
 ]
 MIN_QUERIES = 40
 MIN_PER_LANGUAGE = 6

@@ -458,6 +458,21 @@ def groups_in_editions(db: Any, group_ids: Iterable[int], edition_ids: Iterable[
     return {int(g) for (g,) in fetch_in(db, sql, ids, plain=True)}
 
 
+def clauses_in_editions(
+    db: Any, group_ids: Iterable[int], edition_ids: Iterable[int]
+) -> dict[int, int]:
+    """For those of ``group_ids`` that some clause of ``edition_ids`` holds, one such clause."""
+    ids, eds = sorted(set(group_ids)), sorted(set(edition_ids))
+    if not ids or not eds:
+        return {}
+    sql = (
+        f"SELECT group_id, max(clause_id) FROM {MEMBER_TABLE} WHERE group_id IN "
+        + "({ids})"
+        + f" AND edition_id IN ({in_list(eds)}) GROUP BY group_id"
+    )
+    return {int(g): int(c) for g, c in fetch_in(db, sql, ids, plain=True)}
+
+
 def clause_editions(db: Any, clause_ids: Iterable[int]) -> dict[int, int]:
     """The edition of each of these clauses."""
     ids = sorted(set(clause_ids))
@@ -516,6 +531,48 @@ def clauses_under(db: Any, parents: Sequence[Any], first: int) -> list[Any]:
         key = (r.edition_id, r.parent)
         if r.kind == "rule" and key in wanted and taken.get(key, 0) < first:
             taken[key] = taken.get(key, 0) + 1
+            out.append(r)
+    return out
+
+
+def _holds(head: str, label: str) -> bool:
+    """Is ``label`` a rule under ``head``? A chapter holds its general section (8: 800,
+    800.4a), a section its rules (810: 810.4, 810.9a), a keyword rule its subrules (702.19:
+    702.19a, not 702.190 nor 702.2)."""
+    if len(head) == 1:
+        return label == head + "00" or label.startswith(head + "00.")
+    if "." not in head:
+        return label.startswith(head + ".")
+    return label.startswith(head) and label[len(head) :].isalpha()
+
+
+def clauses_within(db: Any, heads: Sequence[Any], window: int) -> list[Any]:
+    """The rules under each of these headings or keyword rules, at any depth (810 -> 810.1,
+    810.4, 810.9a; 702.19 -> 702.19a-e), in document order: the clauses that follow each
+    head in its edition (the position index) up to the first rule outside it, at most
+    ``window`` positions on."""
+    wanted = {(c.edition_id, c.label): c.position for c in heads if c.label}
+    if not wanted:
+        return []
+    ranges = " OR ".join(
+        f"(edition_id = {int(e)} AND position > {int(p)} AND position <= {int(p) + window})"
+        for (e, _lab), p in sorted(wanted.items())
+    )
+    rows = fetch(
+        db,
+        "SELECT id, edition_id, kind, label, parent, term, norm, raw, position FROM clause "
+        f"WHERE {ranges} ORDER BY edition_id, position",
+    )
+    by_edition: dict[int, list[Any]] = {}
+    for r in rows:
+        by_edition.setdefault(r.edition_id, []).append(r)
+    out: list[Any] = []
+    for (eid, head), position in sorted(wanted.items()):
+        for r in by_edition.get(eid, []):
+            if r.position <= position or r.kind not in ("rule", "heading") or not r.label:
+                continue
+            if not _holds(head, r.label):
+                break
             out.append(r)
     return out
 

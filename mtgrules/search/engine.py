@@ -15,6 +15,7 @@ importing SQLAlchemy.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -38,8 +39,10 @@ from .backend import (
     clause_editions,
     clause_kinds,
     clause_labels,
+    clauses_in_editions,
     clauses_labelled,
     clauses_under,
+    clauses_within,
     document_count,
     feature_titles,
     glossary_groups,
@@ -984,6 +987,15 @@ def _singular(word: str) -> str:
 # How far into a rule a term with its number may stand and still be what the rule is about
 # ("Within layer 7, apply ...": 613.4).
 NAMED_WITHIN = 2
+# A rule of a feature the query names (810.4 for "starting life in Two-Headed Giant")
+# weighs the idf of the feature's name this many times, as if it said it once.
+INHERITED = 1.0
+# A title's last word that ends this many feature titles of an edition or more is the kind
+# of feature ("Variant" ends 6 of 2026's, "Option" 5, "Cards" 14), not its name.
+GENERIC_TITLE_WORD = 3
+# How far on (positions in an edition) a named feature's rules are read: 903 Commander,
+# among the longest, holds about 100 clauses with its examples.
+WITHIN = 400
 
 
 def _rank(
@@ -1126,7 +1138,13 @@ def _rank(
         else _Named({}, set())
     )
     if named_features.whole:
-        _add_named_rules(plan, pool, examined, clauses_labelled(db, sorted(named_features.whole)))
+        heads = clauses_labelled(db, sorted(named_features.whole))
+        _add_named_rules(plan, pool, examined, heads)
+        # The feature's other rules join too: they are about it without repeating its name
+        # (810.4 "Each team has a shared life total" is Two-Headed Giant's), and weigh its
+        # title's words as held (INHERITED); one holding the rest of the question so
+        # stands with its defining rules, as a contained term's rules do.
+        _add_named_rules(plan, pool, examined, clauses_within(db, heads, WITHIN), first=0)
     concordant = (
         concordant_groups(db, translations, term_languages, plan.by_id, plan.kinds, termbase)
         if aligned and translations
@@ -1270,9 +1288,19 @@ def _rank(
         named_features.whole,
     )
     aside = subjects.aside | subjects.astray
+    total_idf = sum(idfs) or 1.0
+    # By label: a text is weighed on one of its clauses, perhaps in an older edition.
+    naming_by_label = {label: names for (_e, label), names in named_features.whole.items()}
     for c, row, tokens, lemmas in texts:
         lang = c.group.language
         found, coverage = cover[c.group.id]
+        # A rule of a feature the query names holds the feature's name by where it stands.
+        inherited = INHERITED * sum(
+            idfs[i]
+            for i in naming_by_label.get(subjects.of.get(c.group.id, (0, ""))[1], ())
+            if not found[i]
+        )
+        coverage = min(coverage + inherited / total_idf, 1.0)
         held = [bool(f) for f in found]
         in_phrase = (
             has_phrase(parsed.tokens, tokens) or has_phrase(qlemmas, lemmas, exact=True)
@@ -1311,6 +1339,7 @@ def _rank(
             weight=(OFF_SUBJECT if c.group.id in aside else 1.0)
             * (
                 weigh(terms, found, idfs, len(tokens), average[lang], term_tokens)
+                + inherited
                 + (
                     max(
                         bigrams(parsed.tokens, qweights, pairs(tokens), len(tokens), average[lang]),
@@ -1400,6 +1429,8 @@ class _Subjects:
     # ("can you equip at instant speed": 304.5 on "any time they could cast an instant" says
     # nothing of equip, whose title 702.6 the query names).
     astray: set[int]
+    # What each of today's rules is about (_subject_label), with today's edition.
+    of: dict[int, tuple[int, str]]
 
 
 def _subjects(
@@ -1425,8 +1456,13 @@ def _subjects(
         for c in live
         if c.group.kind in ("rule", "heading") and c.group.id in samples
     }
+    # Read in today's edition: the sample may be the 2006 wording of a text unchanged
+    # since (606.4a then, 810.4 now), numbered before the renumbering.
+    wanted.update(
+        (g, cid) for g, cid in clauses_in_editions(plan.db, wanted, newest_editions(plan)).items()
+    )
     if not wanted or not terms:
-        return _Subjects(set(), set())
+        return _Subjects(set(), set(), {})
     labels = clause_labels(plan.db, wanted.values())
     subjects: dict[int, tuple[int, str]] = {}
     for gid, cid in wanted.items():
@@ -1445,7 +1481,7 @@ def _subjects(
         and not any(all(held[gid][i] for i in names) for names in naming.values())
     }
     if not subjects:
-        return _Subjects(set(), astray)
+        return _Subjects(set(), astray, subjects)
     titles = clauses_labelled(plan.db, sorted(set(subjects.values())))
     named: dict[tuple[int, str], bool] = {}
     for t in titles:
@@ -1456,7 +1492,7 @@ def _subjects(
             for term in terms
         )
     aside = {gid for gid, key in subjects.items() if gid in literal and not named.get(key, True)}
-    return _Subjects(aside, astray - aside)
+    return _Subjects(aside, astray - aside, subjects)
 
 
 @dataclass
@@ -1478,6 +1514,8 @@ def _named_features(plan: _Plan, terms: list[Term], typed: list[str]) -> _Named:
     Cast without meaning it. A keyword action (701) is never named whole, its verb being
     everywhere in the rules, but is among the features the query may not name."""
     typed_terms = {i for i, term in enumerate(terms) if any(term_in(term, [w], w) for w in typed)}
+    # The terms each typed word gave: "headed" names "Two-Headed" though its term is "head".
+    as_typed = {w: {i for i in typed_terms if term_in(terms[i], [w], w)} for w in typed}
     today = sorted(e for e in newest_editions(plan) if _in_preferred(plan, e))
     named = _Named({}, set())
     for t in _feature_titles(plan.db, today):
@@ -1487,7 +1525,10 @@ def _named_features(plan: _Plan, terms: list[Term], typed: list[str]) -> _Named:
             continue
         for words in t.names:
             # Word for word, not as a prefix: "after" does not name 702.127 Aftermath.
-            by_word = [{i for i in typed_terms if _names(terms[i], w)} for w in words]
+            by_word = [
+                {i for i in typed_terms if _names(terms[i], w)} | as_typed.get(w, set())
+                for w in words
+            ]
             if all(by_word):
                 named.whole[(t.edition_id, t.label)] = set().union(*by_word)
                 break
@@ -1526,6 +1567,14 @@ def _feature_titles(db: Any, editions: list[int]) -> list[_Title]:
             out.append(
                 _Title(t.edition_id, t.label, tokens, "".join(tokens), names, term_key(t.norm))
             )
+        # A last word many titles of an edition end with says what kind of feature it is,
+        # not which ("Two-Headed Giant Variant", "Shared Team Turns Option", "Saga Cards"):
+        # a reader names the feature without it.
+        kinds = Counter((t.edition_id, names[-1]) for t in out for names in t.names)
+        for t in out:
+            for names in t.names:
+                if len(names) > 1 and kinds[(t.edition_id, names[-1])] >= GENERIC_TITLE_WORD:
+                    del names[-1]
         return out
 
     return per_index(db, "feature_titles:" + ",".join(map(str, editions)), build)
@@ -1725,12 +1774,16 @@ def _add_as_defining(
 
 
 def _add_named_rules(
-    plan: _Plan, pool: dict[int, _Candidate], examined: set[int], clauses: list[Any]
+    plan: _Plan,
+    pool: dict[int, _Candidate],
+    examined: set[int],
+    clauses: list[Any],
+    first: int = FIRST,
 ) -> None:
-    """These rules, and their first subrules, join the candidates (only join: weighed as
-    the texts of a term the question holds)."""
+    """These rules, and their ``first`` subrules, join the candidates (only join: weighed
+    as the texts of a term the question holds)."""
     db = plan.db
-    rows = clauses + clauses_under(db, clauses, FIRST)
+    rows = clauses + (clauses_under(db, clauses, first) if first else [])
     languages = {e.id: e.language for e in plan.by_id.values()}
     for g in groups_by_clause(db, rows, languages).values():
         if not plan.kinds or g.kind in plan.kinds:
