@@ -211,6 +211,15 @@ OFF_SUBJECT = [
     ("can tapped creatures attack", "702.154a", "Enlist", "508.1f on attacking follows"),
     ("can I look at the cards in my library", "701.62a", "Manifest Dread", "401.2 first"),
     ("what happens when everyone passes priority", "731.1", "Taking Shortcuts", "117.3d"),
+    # Older wordings are read as the rule their lineage is today: 702.47d (Splice) and
+    # 702.58a (Graft) were worded otherwise once, and were first before.
+    ("spell with illegal targets on resolution", "702.47d", "Splice", "608.2b first"),
+    (
+        "if my creature spell gets countered, does its ETB still trigger?",
+        "702.58a",
+        "Graft",
+        "603.6a on enters-the-battlefield abilities first",
+    ),
 ]
 
 # A question naming a feature whole (a keyword ability, a section of chapters 7 to 9) among
@@ -264,6 +273,20 @@ WITHIN_A_NAMED_FEATURE = [
         "805.10d 'the defending team declares blockers': 805 'Shared Team Turns Option' "
         "named without 'Option'; before: 103.5d, 117.6, 506.2b, then 805",
     ),
+]
+
+# A title is named by an inflection of its word ("phased": Phasing, both phase by lemma),
+# not by the bare lemma ("phase" of the turn's phases is no question on Phasing): (query,
+# is some 702.26 rule in the first three?, why).
+NAMED_BY_LEMMA = [
+    (
+        "can i block with a creature that's phased out",
+        True,
+        "702.26d 'phased-out permanents are treated as though they do not exist'; before: "
+        "506.4, the Blocking Creature entry, 509.1h, ...",
+    ),
+    ("do phased out tokens stay on the battlefield", True, "702.26d first, as before"),
+    ("what steps are in the beginning phase", False, "501.1 and 500.4, not Phasing"),
 ]
 
 # (head, label, is the label one of the head's rules?)
@@ -797,6 +820,21 @@ def test_question_words_are_not_searched_but_kept_in_the_phrase():
     assert parsed.tokens == ["how", "many", "cards", "in", "a", "starting", "hand"]
 
 
+@pytest.mark.parametrize(
+    ("query", "searched"),
+    [
+        ("copied spells aren't cast", ["copied", "spell", "cast"]),
+        ("a copy isn't cast", ["copy", "cast"]),
+        ("doesn't it trigger", ["trigger"]),
+    ],
+)
+def test_a_negated_asking_verb_is_not_searched(query, searched):
+    """ "aren't" is cut into aren, t: "aren" wanted texts saying "aren't", and 707.10 says "a
+    copy of a spell isn't cast" (fifth for "copied spells aren't cast", now third). Like
+    "are" and "not", it is not searched."""
+    assert [t.alts[0] for t in parse_query(query).terms] == searched
+
+
 @pytest.mark.parametrize(("query", "terms", "why"), PLAYER_WORDS)
 def test_players_words_are_searched_as_the_rules_words(query, terms, why):
     assert [t.alts for t in parse_query(query).terms] == terms, why
@@ -975,6 +1013,12 @@ def test_a_question_naming_a_feature_goes_to_its_rules(engine, query, first, why
 @pytest.mark.parametrize(("query", "rule", "why"), WITHIN_A_NAMED_FEATURE)
 def test_a_named_features_rules_hold_its_name(engine, query, rule, why):
     assert rule in [h.label for h in _search(engine, query, limit=5).hits[:3]], why
+
+
+@pytest.mark.parametrize(("query", "phasing", "why"), NAMED_BY_LEMMA)
+def test_an_inflected_word_names_its_feature(engine, query, phasing, why):
+    labels = [h.label or "" for h in _search(engine, query, limit=5).hits[:3]]
+    assert any(label.startswith("702.26") for label in labels) is phasing, (why, labels)
 
 
 @pytest.mark.parametrize(("head", "label", "held"), HOLDS)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -1143,8 +1144,12 @@ def _rank(
         # The feature's other rules join too: they are about it without repeating its name
         # (810.4 "Each team has a shared life total" is Two-Headed Giant's), and weigh its
         # title's words as held (INHERITED); one holding the rest of the question so
-        # stands with its defining rules, as a contained term's rules do.
-        _add_named_rules(plan, pool, examined, clauses_within(db, heads, WITHIN), first=0)
+        # stands with its defining rules, as a contained term's rules do, after the head
+        # and first subrules, which define the feature.
+        # A query of a word or two ("phased out") wants the feature defined: its head first.
+        if len(terms) > WHOLE_TERMS:
+            within = clauses_within(db, heads, WITHIN)
+            _add_named_rules(plan, pool, examined, within, first=0, order=FIRST)
     concordant = (
         concordant_groups(db, translations, term_languages, plan.by_id, plan.kinds, termbase)
         if aligned and translations
@@ -1282,10 +1287,10 @@ def _rank(
         plan,
         terms,
         [c for c, *_r in texts if c.group.id in current],
-        literal,
         samples,
         {gid: [bool(f) for f in found] for gid, (found, _cov) in cover.items()},
         named_features.whole,
+        fold_words(parsed.text),
     )
     aside = subjects.aside | subjects.astray
     total_idf = sum(idfs) or 1.0
@@ -1437,10 +1442,10 @@ def _subjects(
     plan: _Plan,
     terms: list[Term],
     live: list[_Candidate],
-    literal: set[int],
     samples: dict[int, int],
     held: dict[int, list[bool]],
     naming: dict[tuple[int, str], set[int]],
+    typed: Sequence[str],
 ) -> _Subjects:
     """The candidates off the query's subject. Those ``aside`` weigh OFF_SUBJECT of their
     weight: a librarian answers "can tapped creatures attack" with the rules of attacking,
@@ -1449,18 +1454,22 @@ def _subjects(
     when the query names features whole (``naming``: _named_features), it asks about them:
     the rules about another feature, or about none, that do not name one either are
     ``astray`` and weigh OFF_SUBJECT too. ``live``: today's texts, and older wordings of
-    today's rules (``held``: per candidate, which terms it holds); only today's own
-    (``literal``) can be ``aside``, the others' numbers being perhaps from before 2009."""
+    today's rules (``held``: per candidate, which terms it holds), each read as the rule
+    it is today; one the stored alignments do not follow to today is never ``aside``, its
+    number being perhaps from before 2009."""
     wanted = {
         c.group.id: samples[c.group.id]
         for c in live
         if c.group.kind in ("rule", "heading") and c.group.id in samples
     }
     # Read in today's edition: the sample may be the 2006 wording of a text unchanged
-    # since (606.4a then, 810.4 now), numbered before the renumbering.
-    wanted.update(
-        (g, cid) for g, cid in clauses_in_editions(plan.db, wanted, newest_editions(plan)).items()
-    )
+    # since (606.4a then, 810.4 now), numbered before the renumbering; an older wording,
+    # as the rule it became today (its lineage's head).
+    today = clauses_in_editions(plan.db, wanted, newest_editions(plan))
+    older = [wanted[g] for g in wanted if g not in today]
+    heads = lineage_heads(plan.db, older) if older else {}
+    today.update((g, heads[wanted[g]]) for g in wanted if g not in today and wanted[g] in heads)
+    wanted.update(today)
     if not wanted or not terms:
         return _Subjects(set(), set(), {})
     labels = clause_labels(plan.db, wanted.values())
@@ -1482,16 +1491,26 @@ def _subjects(
     }
     if not subjects:
         return _Subjects(set(), astray, subjects)
-    titles = clauses_labelled(plan.db, sorted(set(subjects.values())))
+    titles = [
+        (t, index_tokens(t.norm)) for t in clauses_labelled(plan.db, sorted(set(subjects.values())))
+    ]
+    # A title names what the query says by its words or their lemmas ("phased": Phasing).
+    wanted_lemmas = {lm for term in terms for lm in term.lemmas}
+    title_lemmas = {
+        word: lemma
+        for word, _lang, lemma, _docs in word_rows(plan.db, [w for _t, ws in titles for w in ws])
+        if lemma in wanted_lemmas
+    }
     named: dict[tuple[int, str], bool] = {}
-    for t in titles:
-        tokens = index_tokens(t.norm)
+    for t, tokens in titles:
         joined = "".join(tokens)
+        lemmas = {title_lemmas[w] for w in tokens if w in title_lemmas}
         named[(t.edition_id, t.label)] = any(
-            term_in(term, tokens, joined) or any(lm in tokens for lm in term.lemmas)
+            term_in(term, tokens, joined)
+            or any(lm in tokens or (lm in lemmas and _inflected(term, typed)) for lm in term.lemmas)
             for term in terms
         )
-    aside = {gid for gid, key in subjects.items() if gid in literal and not named.get(key, True)}
+    aside = {gid for gid, key in subjects.items() if gid in today and not named.get(key, True)}
     return _Subjects(aside, astray - aside, subjects)
 
 
@@ -1518,7 +1537,8 @@ def _named_features(plan: _Plan, terms: list[Term], typed: list[str]) -> _Named:
     as_typed = {w: {i for i in typed_terms if term_in(terms[i], [w], w)} for w in typed}
     today = sorted(e for e in newest_editions(plan) if _in_preferred(plan, e))
     named = _Named({}, set())
-    for t in _feature_titles(plan.db, today):
+    languages = {e: plan.by_id[e].language for e in today}
+    for t in _feature_titles(plan.db, today, languages):
         if not any(term_in(term, t.tokens, t.joined) for term in terms):
             named.unnamed.add(t.key)
         if t.label.startswith(ACTION_SECTION):
@@ -1526,7 +1546,8 @@ def _named_features(plan: _Plan, terms: list[Term], typed: list[str]) -> _Named:
         for words in t.names:
             # Word for word, not as a prefix: "after" does not name 702.127 Aftermath.
             by_word = [
-                {i for i in typed_terms if _names(terms[i], w)} | as_typed.get(w, set())
+                {i for i in typed_terms if _names(terms[i], w, t.lemmas.get(w, w), typed)}
+                | as_typed.get(w, set())
                 for w in words
             ]
             if all(by_word):
@@ -1548,24 +1569,41 @@ class _Title:
     # is one word (the index keeps one character per token).
     names: list[list[str]]
     key: str  # search_index.term_key of the title
+    # Its words' lemmas, where they differ ("phasing": phase), for a query saying "phased".
+    lemmas: dict[str, str]
 
 
-def _feature_titles(db: Any, editions: list[int]) -> list[_Title]:
-    """The titles of the features of the game in these editions, kept per index: read and
-    cut once, not for every question (4-5 ms a search)."""
+def _feature_titles(db: Any, editions: list[int], languages: dict[int, str]) -> list[_Title]:
+    """The titles of the features of the game in these editions (``languages``: each
+    one's), kept per index: read and cut once, not for every question (4-5 ms a search)."""
 
     def build(db: Any) -> list[_Title]:
+        rows = [
+            (t, index_tokens(t.norm))
+            for t in feature_titles(db, editions)
+            # A heading of the general rules (500 Turn Structure) is not a feature.
+            if t.label and _subject_label(t.label + ("a" if "." in t.label else ".1")) == t.label
+        ]
+        # The lemmas the index gave the titles' words, in each title's language.
+        lemma_of = {
+            (word, lang): lemma
+            for word, lang, lemma, _docs in word_rows(db, [w for _t, ws in rows for w in ws])
+            if lemma and lemma != word
+        }
         out = []
-        for t in feature_titles(db, editions):
-            if (
-                not t.label
-                or _subject_label(t.label + ("a" if "." in t.label else ".1")) != t.label
-            ):
-                continue  # a heading of the general rules (500 Turn Structure), not a feature
-            tokens = index_tokens(t.norm)
-            names = _names_of(tokens)
+        for t, tokens in rows:
+            lang = languages[t.edition_id]
+            lemmas = {w: lemma_of[(w, lang)] for w in tokens if (w, lang) in lemma_of}
             out.append(
-                _Title(t.edition_id, t.label, tokens, "".join(tokens), names, term_key(t.norm))
+                _Title(
+                    t.edition_id,
+                    t.label,
+                    tokens,
+                    "".join(tokens),
+                    _names_of(tokens),
+                    term_key(t.norm),
+                    lemmas,
+                )
             )
         # A last word many titles of an edition end with says what kind of feature it is,
         # not which ("Two-Headed Giant Variant", "Shared Team Turns Option", "Saga Cards"):
@@ -1597,11 +1635,23 @@ def _names_of(tokens: list[str]) -> list[list[str]]:
     return [names for names in (runs, words) if names]
 
 
-def _names(term: Term, word: str) -> bool:
-    """Is this title word the term itself (a character run: within the term's)?"""
+def _names(term: Term, word: str, lemma: str, typed: Sequence[str]) -> bool:
+    """Is this title word (``lemma``: its lemma) the term itself (a character run: within
+    the term's)? ``typed``: the query's words, folded."""
     if term.charwise:
         return any(word in alt for alt in term.alts)
-    return word in term.alts or word in term.lemmas or stem(word) in term.alts
+    return (
+        word in term.alts
+        or word in term.lemmas
+        or stem(word) in term.alts
+        or (lemma != word and lemma in term.lemmas and _inflected(term, typed))
+    )
+
+
+def _inflected(term: Term, typed: Sequence[str]) -> bool:
+    """Was the term typed inflected ("phased", lemma phase)? Only then does it name a title
+    by a lemma they share: "beginning phase" is no question on Phasing."""
+    return any(w not in term.lemmas and term_in(term, [w], w) for w in typed if term.lemmas)
 
 
 def _in_preferred(plan: _Plan, edition: int) -> bool:
@@ -1779,15 +1829,22 @@ def _add_named_rules(
     examined: set[int],
     clauses: list[Any],
     first: int = FIRST,
+    order: int | None = None,
 ) -> None:
     """These rules, and their ``first`` subrules, join the candidates (only join: weighed
-    as the texts of a term the question holds)."""
+    as the texts of a term the question holds). With an ``order``, those new to the
+    candidates read as subrules at that place (rank.Features.order)."""
     db = plan.db
     rows = clauses + (clauses_under(db, clauses, first) if first else [])
     languages = {e.id: e.language for e in plan.by_id.values()}
     for g in groups_by_clause(db, rows, languages).values():
         if not plan.kinds or g.kind in plan.kinds:
-            pool.setdefault(g.id, _Candidate(g)).contained = True
+            c = pool.get(g.id)
+            if c is None:
+                c = pool[g.id] = _Candidate(g)
+                if order is not None:
+                    c.sub, c.order = True, order
+            c.contained = True
             examined.add(g.id)
 
 

@@ -56,6 +56,8 @@ QUESTION_WORDS = frozenset(
     "there here happen happens happened if get gets got have has had been being was were "
     "not no yes any some than then so just also about into onto over work works explain "
     "define definition meaning difference differences versus vs allowed am".split()
+    # The same asking verbs negated, as an apostrophe's cut leaves them (isn't: isn, t).
+    + "isn aren wasn weren doesn don didn hasn haven hadn wouldn couldn shouldn".split()
     + "quoi quand comment combien pourquoi quel quelle quels quelles est-ce je j me mon ma mes "
     "tu te ton ta tes nous vous on si ne pas peut peux puis-je faut vaut".split()
     + "que qué cuando cuándo como cómo cuanto cuánto cuanta cuánta cuantos cuántos cuantas "
