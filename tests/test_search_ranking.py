@@ -211,15 +211,9 @@ OFF_SUBJECT = [
     ("can tapped creatures attack", "702.154a", "Enlist", "508.1f on attacking follows"),
     ("can I look at the cards in my library", "701.62a", "Manifest Dread", "401.2 first"),
     ("what happens when everyone passes priority", "731.1", "Taking Shortcuts", "117.3d"),
-    # Older wordings are read as the rule their lineage is today: 702.47d (Splice) and
-    # 702.58a (Graft) were worded otherwise once, and were first before.
+    # An older wording is read as the rule its lineage is today: 702.47d (Splice) was
+    # worded otherwise once, and was first before.
     ("spell with illegal targets on resolution", "702.47d", "Splice", "608.2b first"),
-    (
-        "if my creature spell gets countered, does its ETB still trigger?",
-        "702.58a",
-        "Graft",
-        "603.6a on enters-the-battlefield abilities first",
-    ),
 ]
 
 # A question naming a feature whole (a keyword ability, a section of chapters 7 to 9) among
