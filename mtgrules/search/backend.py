@@ -504,6 +504,22 @@ def clause_labels(db: Any, clause_ids: Iterable[int]) -> dict[int, tuple[int, st
     return {int(c): (int(e), lab) for c, e, lab in rows}
 
 
+def _following(db: Any, wanted: dict[tuple[int, str], int], window: int) -> list[Any]:
+    """The clauses standing after each (edition, label) at its position, at most ``window``
+    positions on, in document order per edition (the position index)."""
+    if not wanted:
+        return []
+    ranges = " OR ".join(
+        f"(edition_id = {int(e)} AND position > {int(p)} AND position <= {int(p) + window})"
+        for (e, _lab), p in sorted(wanted.items())
+    )
+    return fetch(
+        db,
+        "SELECT id, edition_id, kind, label, parent, term, norm, raw, position FROM clause "
+        f"WHERE {ranges} ORDER BY edition_id, position",
+    )
+
+
 def clauses_under(db: Any, parents: Sequence[Any], first: int) -> list[Any]:
     """The first ``first`` rules under each of these clauses (rows with id, edition_id,
     label, position), in document order (405 -> 405.1, 405.2, 405.3; 702.19 -> 702.19a,
@@ -513,19 +529,8 @@ def clauses_under(db: Any, parents: Sequence[Any], first: int) -> list[Any]:
     parent label: the same number has subrules in every edition of an archive, and only one
     edition's are wanted."""
     wanted = {(c.edition_id, c.label): c.position for c in parents if c.label}
-    if not wanted:
-        return []
     # Examples sit between subrules: a window wide enough for FIRST rules and theirs.
-    window = first * 12
-    ranges = " OR ".join(
-        f"(edition_id = {int(e)} AND position > {int(p)} AND position <= {int(p) + window})"
-        for (e, _lab), p in sorted(wanted.items())
-    )
-    rows = fetch(
-        db,
-        "SELECT id, edition_id, kind, label, parent, term, norm, raw, position FROM clause "
-        f"WHERE {ranges} ORDER BY edition_id, position",
-    )
+    rows = _following(db, wanted, first * 12)
     out, taken = [], {}
     for r in rows:
         key = (r.edition_id, r.parent)
@@ -552,19 +557,8 @@ def clauses_within(db: Any, heads: Sequence[Any], window: int) -> list[Any]:
     head in its edition (the position index) up to the first rule outside it, at most
     ``window`` positions on."""
     wanted = {(c.edition_id, c.label): c.position for c in heads if c.label}
-    if not wanted:
-        return []
-    ranges = " OR ".join(
-        f"(edition_id = {int(e)} AND position > {int(p)} AND position <= {int(p) + window})"
-        for (e, _lab), p in sorted(wanted.items())
-    )
-    rows = fetch(
-        db,
-        "SELECT id, edition_id, kind, label, parent, term, norm, raw, position FROM clause "
-        f"WHERE {ranges} ORDER BY edition_id, position",
-    )
     by_edition: dict[int, list[Any]] = {}
-    for r in rows:
+    for r in _following(db, wanted, window):
         by_edition.setdefault(r.edition_id, []).append(r)
     out: list[Any] = []
     for (eid, head), position in sorted(wanted.items()):
