@@ -292,7 +292,9 @@ BOMBS = [
     (
         "the directory claiming 2:1 for over 100:1",
         lambda d: _lie(_padded_to(d, 60 * 2**20), MAIN, compress_size=30 * 2**20),
-        "damaged Word document (the file ends",
+        # Python's zipfile with the zip-bomb check of CPython 3.11.8 and 3.12.2 (and
+        # Debian's 3.11.2, which carries it) sees the member overlapping the next first.
+        ("damaged Word document (the file ends", "damaged Word document (Overlapped entries"),
     ),
     (
         "the directory claiming 1 MiB for 60 MiB",
@@ -304,14 +306,15 @@ BOMBS = [
 
 @pytest.mark.parametrize("what, build, message", BOMBS, ids=[b[0] for b in BOMBS])
 @pytest.mark.parametrize("path", [DOCX_2014, DOCX_KO], ids=["en-2014", "ko-2018"])
-def test_docx_bombs_are_refused_in_one_line(path: Path, what: str, build, message: str) -> None:
+def test_docx_bombs_are_refused_in_one_line(path: Path, what: str, build, message) -> None:
     """Refused from the zip directory when it tells the truth; when it lies, Python's zipfile
-    stops at the size it gives (a CRC error) or at the file's end."""
+    stops at the size it gives (a CRC error), at the file's end or at an overlap."""
     bomb = build(real(path))
     with pytest.raises(InputError) as err:
         prepare(bomb, "bomb.docx")
     line = str(err.value)
-    assert message in line and "\n" not in line, line
+    words = (message,) if isinstance(message, str) else message
+    assert any(w in line for w in words) and "\n" not in line, line
 
 
 # The counting reader alone, whatever the directory says (it never looks at its sizes but
