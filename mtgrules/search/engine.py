@@ -1141,12 +1141,12 @@ def _rank(
     if named_features.whole:
         heads = clauses_labelled(db, sorted(named_features.whole))
         _add_named_rules(plan, pool, examined, heads)
-        # The feature's other rules join too: they are about it without repeating its name
-        # (810.4 "Each team has a shared life total" is Two-Headed Giant's), and weigh its
-        # title's words as held (INHERITED); one holding the rest of the question so
-        # stands with its defining rules, as a contained term's rules do, after the head
-        # and first subrules, which define the feature.
-        # A query of a word or two ("phased out") wants the feature defined: its head first.
+        # A question's other words may be in any rule of the feature, which is about it
+        # without repeating its name (810.4 "Each team has a shared life total" is
+        # Two-Headed Giant's): those rules join too, weigh the title's words as held
+        # (INHERITED), and one holding the rest of the question so stands with the
+        # defining rules, after the head and first subrules. A query of a word or two
+        # ("phased out") wants the feature defined: the head and first subrules only.
         if len(terms) > WHOLE_TERMS:
             within = clauses_within(db, heads, WITHIN)
             _add_named_rules(plan, pool, examined, within, first=0, order=FIRST)
