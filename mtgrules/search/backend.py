@@ -445,19 +445,6 @@ def lineage_members(db: Any, heads: Iterable[int]) -> dict[int, list[tuple[int, 
     return out
 
 
-def groups_in_editions(db: Any, group_ids: Iterable[int], edition_ids: Iterable[int]) -> set[int]:
-    """Those of ``group_ids`` whose text some clause of ``edition_ids`` holds."""
-    ids, eds = sorted(set(group_ids)), sorted(set(edition_ids))
-    if not ids or not eds:
-        return set()
-    sql = (
-        f"SELECT DISTINCT group_id FROM {MEMBER_TABLE} WHERE group_id IN "
-        + "({ids})"
-        + f" AND edition_id IN ({in_list(eds)})"
-    )
-    return {int(g) for (g,) in fetch_in(db, sql, ids, plain=True)}
-
-
 def clauses_in_editions(
     db: Any, group_ids: Iterable[int], edition_ids: Iterable[int]
 ) -> dict[int, int]:

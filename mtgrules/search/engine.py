@@ -50,7 +50,6 @@ from .backend import (
     group_lemmas,
     group_rows,
     groups_by_clause,
-    groups_in_editions,
     han_terms,
     lineage_heads,
     load_clauses,
@@ -1202,7 +1201,9 @@ def _rank(
             live += [c for c in fresh if c.group.id in more_samples]
     qlemmas = parsed.lemmas or [stem(t) for t in parsed.tokens]
     today = newest_editions(plan)
-    current = groups_in_editions(db, [c.group.id for c in live], today)
+    # Each text's clause in today's editions, where it has one: those texts are today's.
+    in_today = clauses_in_editions(db, [c.group.id for c in live], today)
+    current = set(in_today)
     script = _script(plan)
     # A query of one or two words wants them all; a longer one, the text it mostly names.
     whole = len(terms) <= WHOLE_TERMS
@@ -1291,6 +1292,7 @@ def _rank(
         {gid: [bool(f) for f in found] for gid, (found, _cov) in cover.items()},
         named_features.whole,
         fold_words(parsed.text),
+        in_today,
     )
     aside = subjects.aside | subjects.astray
     total_idf = sum(idfs) or 1.0
@@ -1446,6 +1448,7 @@ def _subjects(
     held: dict[int, list[bool]],
     naming: dict[tuple[int, str], set[int]],
     typed: Sequence[str],
+    in_today: dict[int, int],
 ) -> _Subjects:
     """The candidates off the query's subject. Those ``aside`` weigh OFF_SUBJECT of their
     weight: a librarian answers "can tapped creatures attack" with the rules of attacking,
@@ -1455,8 +1458,9 @@ def _subjects(
     the rules about another feature, or about none, that do not name one either are
     ``astray`` and weigh OFF_SUBJECT too. ``live``: today's texts, and older wordings of
     today's rules (``held``: per candidate, which terms it holds), each read as the rule
-    it is today; one the stored alignments do not follow to today is never ``aside``, its
-    number being perhaps from before 2009."""
+    it is today (``in_today``: a text's clause in today's editions, where it has one); one
+    the stored alignments do not follow to today is never ``aside``, its number being
+    perhaps from before 2009."""
     wanted = {
         c.group.id: samples[c.group.id]
         for c in live
@@ -1465,7 +1469,7 @@ def _subjects(
     # Read in today's edition: the sample may be the 2006 wording of a text unchanged
     # since (606.4a then, 810.4 now), numbered before the renumbering; an older wording,
     # as the rule it became today (its lineage's head).
-    today = clauses_in_editions(plan.db, wanted, newest_editions(plan))
+    today = {g: in_today[g] for g in wanted if g in in_today}
     older = [wanted[g] for g in wanted if g not in today]
     heads = lineage_heads(plan.db, older) if older else {}
     today.update((g, heads[wanted[g]]) for g in wanted if g not in today and wanted[g] in heads)
