@@ -76,6 +76,8 @@ def packed_path() -> Path:
 
 @dataclass(frozen=True)
 class Manifest:
+    """The packed archive's manifest (cr-archive.tsv): its files and the tar stream's sha256."""
+
     files: tuple[ArchiveFile, ...]
     tar_sha256: str
 

@@ -50,6 +50,10 @@ _SNIFF_LABEL = re.compile(rb"^(?:[^0-9\n]{0,40}?)[0-9]{3}\.[0-9]{1,4}[a-z]?\b", 
 
 @dataclass
 class FileOutcome(Record):
+    """What an ingest did with one file: added, unchanged, same-edition (its editions were all
+    stored already) or new-version (it replaces a stored file or edition), with the editions and
+    clauses it added."""
+
     path: str
     sha256: str
     status: str  # added | unchanged | same-edition | new-version
@@ -71,6 +75,9 @@ class Skipped(Record):
 
 @dataclass
 class IngestReport(Record):
+    """What one ingest did: the revision it wrote (None when nothing changed), each file's outcome,
+    the files left out, the editions and clauses added, and what was aligned."""
+
     revision_id: int | None
     files: list[FileOutcome] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)

@@ -14,6 +14,9 @@ EDITION_KINDS = ("rules", "glossary")
 
 @dataclass
 class Clause:
+    """One paragraph of a parsed text: a rule, an example, a heading, a glossary entry, commentary
+    or noise (CLAUSE_KINDS), with its label, the rules it refers to and the parser's flags."""
+
     kind: str
     raw: str
     label: str | None = None
@@ -34,6 +37,9 @@ class Clause:
 
 @dataclass
 class ParsedEdition:
+    """One edition found in a source file: the rules or a glossary (EDITION_KINDS) in one language,
+    its clauses in the text's order, and what the text says of its date."""
+
     language: str
     kind: str
     clauses: list[Clause]
@@ -79,6 +85,9 @@ class DecodedText:
 
 @dataclass
 class ParsedDocument:
+    """A source file parsed: its path and name, the decoded text, the editions it holds, and where
+    it came from (``origin``)."""
+
     path: str
     name: str
     decoded: DecodedText

@@ -40,6 +40,8 @@ WEAK_BELOW_SAME_LANGUAGE = 0.8
 
 @dataclass
 class Side(Record):
+    """One end of a suspicious link: its edition (slug), and its clause's label, kind and text."""
+
     edition: str
     label: str | None
     kind: str
@@ -48,6 +50,9 @@ class Side(Record):
 
 @dataclass
 class Suspicious(Record):
+    """A stored link between differently labelled clauses of two editions that share a date or a
+    document, made on weak content (below WEAK_BELOW), with its evidence and rivals."""
+
     link: int
     alignment: int
     alignment_kind: str  # editions | rule

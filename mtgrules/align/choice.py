@@ -35,6 +35,9 @@ NONE = "none"
 
 @dataclass
 class StoredChoice:
+    """The English a translation was made from, as ingest stored it (a row of source_choice): how
+    and why it was chosen, the fit of a choice by content, and the basis it holds on."""
+
     edition_id: int
     english_id: int | None
     how: str

@@ -120,6 +120,10 @@ class Dating(Record):
 
 @dataclass
 class _Fit:
+    """How well a text fits one English edition in the part it covers: the agreement of its rules
+    with the edition's (``fit``), the rules that read exactly alike, the differences to show, and
+    what the vote between editions counts."""
+
     total: float  # summed agreement of the paired rules
     union: int  # rules of the text and of the edition in the covered part
     exact: int

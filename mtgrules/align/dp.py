@@ -22,6 +22,9 @@ Scorer = Callable[[tuple[int, ...], tuple[int, ...]], Score]
 
 @dataclass
 class Step:
+    """One step of an alignment: items of ``a`` paired with items of ``b`` (by index; an empty side
+    is an item deleted or inserted), with the score and evidence of the pairing."""
+
     a: tuple[int, ...]
     b: tuple[int, ...]
     score: float

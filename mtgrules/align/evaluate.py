@@ -21,6 +21,9 @@ from .model import RuleAlignment
 
 @dataclass
 class Score:
+    """Strict counts against a gold: the links predicted, the gold links, and those in both
+    (``tp``), from which precision, recall and F1 follow."""
+
     tp: int
     predicted: int
     gold: int
@@ -55,6 +58,9 @@ def strict_score(predicted: set, gold: set) -> Score:
 
 @dataclass
 class RuleGold:
+    """A rule gold (tests/gold/align_107_3.tsv) as read: the group key of an English unit by the
+    start of its text, and the keys of each listed edition's rule clauses, in order."""
+
     prefixes: list[tuple[str, str]]  # (text prefix, key or "-" or "?")
     orders: dict[str, list[str]]  # edition slug -> keys of its rule clauses, in order
 

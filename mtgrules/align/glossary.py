@@ -39,6 +39,9 @@ _SYMBOL = re.compile(r"\{[^}\s]{1,6}\}|[+-]\d+/[+-]\d+")
 
 @dataclass
 class GlossaryMatch:
+    """Two glossary entries matched as the same entry (the English one first, for a translation),
+    with the score and evidence of the match."""
+
     a: ClauseView
     b: ClauseView
     score: float

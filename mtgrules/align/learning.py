@@ -32,6 +32,9 @@ _PROSE = {
 
 @dataclass
 class LearnedTerm(Record):
+    """A proposed termbase entry: an English term and its form in a translation's language, with
+    their Dice coefficient and the number of aligned pairs that hold both."""
+
     english: str
     language: str
     form: str

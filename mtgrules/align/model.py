@@ -28,6 +28,9 @@ class Linked:
 
 @dataclass
 class Member:
+    """One unit of a rule's alignment: a clause (or one sentence of a glossary entry) of one
+    edition, with its label, text, and the score and evidence of its link."""
+
     edition: int
     clause_id: int
     label: str | None
@@ -64,6 +67,9 @@ class Member:
 
 @dataclass
 class Group:
+    """The units of a rule's alignment that are one rule across editions, keyed by its label in the
+    newest edition that has it (None when no unit is labelled)."""
+
     key: str | None
     members: list[Member]
 
@@ -73,6 +79,9 @@ class Group:
 
 @dataclass
 class RuleAlignment:
+    """One rule across editions: the groups of its units, the editions that have the rule, and the
+    older editions its ancestors come from."""
+
     rule: str
     editions: list[EditionInfo]  # the editions that have the rule
     groups: list[Group]
@@ -93,6 +102,9 @@ PAIR_KINDS = ("match", "renumbered", "inserted", "deleted", "split", "merge")
 
 @dataclass
 class Pair:
+    """Two clauses paired by an edition alignment (no ``a``: inserted; no ``b``: deleted), with the
+    score, evidence and kind of the pairing."""
+
     a: ClauseView | None
     b: ClauseView | None
     score: float
@@ -116,6 +128,8 @@ class Pair:
 
 @dataclass
 class EditionAlignment:
+    """Two whole editions aligned: every pair of their clauses, with the alignment's stats."""
+
     a: EditionInfo
     b: EditionInfo
     pairs: list[Pair]

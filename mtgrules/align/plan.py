@@ -115,6 +115,9 @@ class Planned:
 
 @dataclass
 class AlignedPair(Record):
+    """One pair of editions an ingest aligned (by slug): why the plan wants it, its clause pairs
+    (``links``) and inferred labels, and the seconds it took."""
+
     a: str  # edition slugs
     b: str
     why: str

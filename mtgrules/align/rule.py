@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 
 @dataclass
 class RuleEdition:
+    """One edition's clauses of a rule, with the items the aligner reads them as."""
+
     info: EditionInfo
     clauses: list[ClauseView]
     items: list[Item] = field(default_factory=list)

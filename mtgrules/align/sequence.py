@@ -74,6 +74,10 @@ class Item:
 
 @dataclass
 class Settings:
+    """The thresholds of one alignment: the cost of leaving a clause unpaired, and the scores at
+    which a shared label, a near-exact anchor or a move pairs two clauses, within one language and
+    across two."""
+
     # Cost of leaving a clause unpaired: two clauses pair when their score beats 1 - 2*skip.
     # Unrelated English rules still score 0.4-0.5 on character similarity, so the same
     # language needs a higher bar than a translation scored on symbols, terms and cognates.

@@ -814,6 +814,9 @@ def step_lineage(
 
 @dataclass
 class _RuleRow:
+    """A stored alignment row of one rule: the pair of editions its links join, with the aligner's
+    signature and the row's stats (the editions aligned over, its number of links)."""
+
     id: int
     edition_a: int
     edition_b: int
@@ -899,6 +902,9 @@ def save_rule_links(
 
 @dataclass
 class _StoredLink:
+    """A stored link of a rule, as read back: a clause of its row's first edition linked to a clause
+    of the second, with the score, evidence and any inferred label."""
+
     alignment_id: int
     source_clause_id: int
     target_clause_id: int

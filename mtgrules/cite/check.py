@@ -63,6 +63,9 @@ def script_of_language(tag: str) -> str:
 
 @dataclass
 class Verdict:
+    """The status of one citation in the target edition (one of STATUSES), the number its rule has
+    there now (None when it has none), and the evidence."""
+
     status: str
     now: str | None
     evidence: dict[str, Any] = field(default_factory=dict)

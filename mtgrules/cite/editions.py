@@ -39,6 +39,9 @@ class Follow:
 
 @dataclass
 class RuleText:
+    """One clause of a rule in an English edition (the rule itself, a subrule, an example, a
+    heading): its label, kind and normalized text."""
+
     label: str
     kind: str
     text: str

@@ -21,6 +21,9 @@ _ENCODINGS = {"ascii": "utf-8", "utf-8": "utf-8", "utf-8-sig": "utf-8", "cp1252"
 
 @dataclass
 class FileFix:
+    """One file's part of the `cite --fix` diff (in the file's encoding), or the note saying why it
+    has none, with the number of citations it renumbers."""
+
     diff: bytes | None
     note: str | None
     replaced: int

@@ -32,6 +32,9 @@ QUOTE_SAMPLE = 400
 
 @dataclass
 class Candidate(Record):
+    """One of the editions a text fits best: how many of its citations are to numbers the edition
+    has, and how many quotations beside them are its words."""
+
     edition: str
     exist: int  # citations whose number the edition has
     fit: int  # quotations that are its words
@@ -39,6 +42,9 @@ class Candidate(Record):
 
 @dataclass
 class WrittenFor(Record):
+    """The edition a text was written for: given (--written-for) or inferred from its citations,
+    why, and, when the editions were ranked, the ones that fit best."""
+
     edition: EditionInfo
     inferred: bool
     reason: str

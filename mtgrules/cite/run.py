@@ -29,6 +29,9 @@ from .texts import STDIN, Skip, Text, check_named, named_unreadable, read, walk
 
 @dataclass
 class Citation(Record):
+    """One citation in a file: where it is, the number cited, and its status in the target edition
+    with the number it has there now and the evidence."""
+
     path: str
     line: int
     column: int
@@ -42,6 +45,9 @@ class Citation(Record):
 
 @dataclass
 class FileResult:
+    """One file checked: its citations, the edition it was read as written for, and (with --fix) its
+    part of the diff or why it has none."""
+
     path: str
     format: str
     citations: list[Citation]
@@ -61,6 +67,9 @@ class FileResult:
 
 @dataclass
 class Skipped(Record):
+    """A path the run left out, and why: an error when it is missing or cannot be read, or was named
+    on the command line; a note for a file met in a folder (binary, too large)."""
+
     path: str
     reason: str
     unreadable: bool
@@ -70,6 +79,9 @@ class Skipped(Record):
 
 @dataclass
 class CiteSummary(Record):
+    """The counts of a cite run: files read, skipped and unreadable, citations by status, files with
+    a citation not current, and (with --fix) the numbers the diff replaces."""
+
     files: int = 0  # read
     skipped: int = 0  # binary or too large: a note
     unreadable: int = 0  # missing or unreadable: an error

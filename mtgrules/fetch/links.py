@@ -32,6 +32,9 @@ _CONTEXT = 300  # characters of text before a link that say what it is
 
 @dataclass(frozen=True)
 class RulesLink:
+    """A link to a Comprehensive Rules document (TXT, PDF or DOCX), found on a rules page or given
+    as the address itself."""
+
     url: str  # absolute, its path percent-encoded
     format: str  # txt, pdf or docx
     date: str | None  # from its file name (or the text before it): YYYY-MM-DD

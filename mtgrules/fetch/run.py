@@ -34,6 +34,8 @@ TOP_CHANGES = 12  # changes of the diff shown in the report
 
 @dataclass
 class FetchedFile(Record):
+    """A rules document a fetch downloaded (or tried to): its status, and what ingest made of it."""
+
     url: str
     name: str
     format: str  # txt, pdf, docx
@@ -55,6 +57,10 @@ class Lagging(Record):
 
 @dataclass
 class FetchReport(Record):
+    """What a fetch (or `fetch --check`) found at a rules page and did: the documents it links, the
+    files downloaded and, for a new edition, what changed since the previous English, the
+    translations that now lag it and the site rebuilt."""
+
     url: str
     status: str  # up-to-date | fetched | new-edition (with --check)
     message: str

@@ -142,6 +142,9 @@ _ENGLISH_MARKERS = {
 
 @dataclass
 class Finding:
+    """One QA finding: a check's error or warning on a clause of ``edition``, reported under a rule
+    (``key``), with the clause's own label."""
+
     edition: int
     key: str | None
     severity: str

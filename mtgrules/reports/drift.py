@@ -58,6 +58,9 @@ class ExtraRow(Record):
 
 @dataclass
 class Renumbering(Record):
+    """A rule ``edition`` numbers otherwise than the reference: its label there (``from``) and the
+    reference's (``to``; for a rule the reference lacks, the newest edition's)."""
+
     edition: int
     from_label: str = field(metadata=key("from"))
     to_label: str = field(metadata=key("to"))

@@ -20,6 +20,9 @@ XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 
 @dataclass
 class TmxSide:
+    """One side of a translation unit: a clause's text in one language, with its label and the
+    edition and source document it comes from."""
+
     language: str
     text: str
     label: str | None
@@ -31,6 +34,9 @@ class TmxSide:
 
 @dataclass
 class TmxUnit:
+    """One translation unit: an aligned pair of clauses, source and target, under the clause's label
+    today, with the alignment's score."""
+
     key: str  # the clause's label today
     source: TmxSide
     target: TmxSide

@@ -60,6 +60,9 @@ def span_event(span: dict[str, Any]) -> str:
 
 @dataclass
 class Closest(Record):
+    """The stretch of official English editions whose wording an English copy is closest to: its
+    dates and the clause's label then."""
+
     from_date: str | None = field(metadata=key("from"))
     to_date: str | None = field(metadata=key("to"))
     label: str | None
@@ -81,6 +84,9 @@ class Copy(Record):
 
 @dataclass
 class Translation(Record):
+    """The clause in one translation: its label and text there, and the English edition it follows
+    with that edition's text of the clause."""
+
     edition: EditionInfo
     language: str
     label: str | None
@@ -93,6 +99,10 @@ class Translation(Record):
 
 @dataclass
 class Event(Record):
+    """One entry of the clause's history, for each span of the official English line: the date the
+    span begins, its track, what happened then (appeared, renumbered, reworded...), its label and
+    the gist of the change."""
+
     date: str | None
     track: str
     event: str | None

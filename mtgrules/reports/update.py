@@ -94,6 +94,10 @@ class Defects(Record):
 
 @dataclass
 class UpdateReport(Record):
+    """The update report of translation T, made from English S, against English N: each clause of N
+    with its status, the clauses N dropped, those T has beyond N, and T's own defects and QA
+    findings."""
+
     edition: EditionInfo  # the translation T
     reference: EditionInfo  # the target English N
     source: SourceChoice  # the English S it was made from

@@ -21,6 +21,9 @@ from .html import esc, number
 
 @dataclass
 class GrowthPoint:
+    """One official English edition on the growth chart: its date, and its number of rules and of
+    glossary entries."""
+
     date: str  # ISO date of the edition
     rules: int
     glossary: int

@@ -43,6 +43,9 @@ def digest(data: bytes) -> str:
 
 @dataclass
 class WriteCounts:
+    """What a build did to the folder: the pages written (and their bytes), those unchanged, the
+    previous build's files removed, and whether it finished an interrupted build."""
+
     written: list[str] = field(default_factory=list)
     unchanged: int = 0
     removed: list[str] = field(default_factory=list)

@@ -116,6 +116,9 @@ def _decode_undeclared(data: bytes, where: str) -> tuple[str, str]:
 
 @dataclass(frozen=True)
 class Candidate:
+    """A legacy encoding a file may be saved in, and the language whose script its text must then
+    look like."""
+
     codec: str  # the Python codec, also the name the store records
     language: str  # whose script its text must look like
 

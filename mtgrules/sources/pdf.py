@@ -70,6 +70,8 @@ _DIGITS = re.compile(r"\d+")
 
 @dataclass
 class _Line:
+    """One line of a page's text layer, and where PDFium places it."""
+
     page: int
     base: float  # baseline, in PDF units from the bottom of the page
     left: float
@@ -319,6 +321,9 @@ def _first_word(text: str) -> str:
 
 @dataclass
 class _Layout:
+    """The layout of the document's pages, learnt from its lines: what line and paragraph breaks are
+    judged against."""
+
     pitch: float  # baseline to baseline within a paragraph
     right_margin: float
     page_top: float  # baseline of a page's first line when nothing pushes it down

@@ -36,6 +36,9 @@ USERNAME = re.compile(r"^[\w.\-]{2,32}$")
 
 @dataclass
 class _Item:
+    """One paragraph of the page as classified: its clause, its language when one was identified,
+    and the edition (an index) it is put in."""
+
     clause: Clause
     language: str | None
     edition: int | None = None

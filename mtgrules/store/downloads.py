@@ -17,6 +17,9 @@ if TYPE_CHECKING:
 
 @dataclass
 class DownloadRecord:
+    """One download by `mtgrules fetch` (a row of ``download``): the rules page or a rules document,
+    its validators for the next conditional request, and a page's rules links."""
+
     url: str
     final_url: str
     kind: str  # page | file
