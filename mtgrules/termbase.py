@@ -60,6 +60,8 @@ def _in_words(language: str) -> bool:
 
 @dataclass
 class Termbase:
+    """Game terms by concept, in every language the termbase gives, looked up by folded form."""
+
     # concept -> [(language, form)], in file order
     concepts: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     # folded form -> {(concept, language)}

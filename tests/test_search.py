@@ -323,6 +323,19 @@ RULE_QUERIES = [
     ("règle 107.3", "107.3"),
     ("regla 107.3a", "107.3a"),
     ("规则107.3", "107.3"),
+    # "rule" in the other languages of the termbase (before: searched as words, and "Regel"
+    # opened with the glossary's Tournament Rules after the rule).
+    ("Regel 702.19b", "702.19b"),
+    ("regola 107.3", "107.3"),
+    ("правило 107.3", "107.3"),
+    ("ルール702.19b", "702.19b"),
+    ("규칙 702.19b", "702.19b"),
+    # A decimal comma (a French or German keyboard) and a space before the letter: before,
+    # "702,19b" opened with 702.19c and "702.19 b" with 702.19, then 107.4.
+    ("702,19b", "702.19b"),
+    ("règle 702,19", "702.19"),
+    ("702.19 b", "702.19b"),
+    ("702.19 B.", "702.19b"),
     # Typed with a Japanese or Chinese input method, or pasted with an invisible character:
     # before, each was searched as words (１０７．３ａ found 405.6g first).
     ("１０７．３ａ", "107.3a"),
@@ -399,10 +412,45 @@ def test_a_term_typed_joined_or_split_is_searched_as_written(engine, query, fixe
         ("turn 2.5", None),
         ("１０７．３ａ explained", (["107.3a"], "  explained")),
         ("107.3 107.3a 107.3b 107.3c 107.3d", None),  # a list for `show`, not a question
+        # A letter after a space is the subrule's only when nothing but a stop follows it.
+        ("explain 702.19 b", (["702.19b"], "explain  ")),
+        ("107.3 a creature", (["107.3"], "  a creature")),
+        # Chinese and Japanese touch the number; a Latin letter or digit continues it.
+        ("规则702.19b是什么意思", (["702.19b"], "规则 是什么意思")),
+        ("ルール702.19bの説明", (["702.19b"], "ルール の説明")),
+        ("x702.19b", None),
+        ("702.19bx", None),
     ],
 )
 def test_the_rule_numbers_a_question_holds(query, found):
     assert rules_in_query(query) == found
+
+
+# (query, the language of the first hit): a rule cited with the word "rule" of a language
+# is shown in that language first, where the store has it (the corpus has 107.3 in French,
+# Spanish and both Chinese scripts, and no German); asking and citing words in any language
+# beside the number leave a rule query. Before, only English came first, and "was sagt
+# Regel 702.19b", "规则702.19b是什么意思" were searched as words after the rule (or, for the
+# Chinese, without it: 608.3g first).
+CITED_IN_A_LANGUAGE = [
+    ("règle 107.3", "fr"),
+    ("que dit la règle 107.3", "fr"),
+    ("regla 107.3", "es"),
+    ("规则702.19b是什么意思", "zh-Hans"),
+    ("rule 107.3", "en"),
+    ("107.3", "en"),
+    ("Regel 107.3", "en"),
+    ("was sagt Regel 702.19b", "en"),
+]
+
+
+@pytest.mark.parametrize(("query", "language"), CITED_IN_A_LANGUAGE)
+def test_a_rule_cited_in_a_language_comes_in_that_language_first(engine, query, language):
+    result = _search(engine, query, limit=10)
+    (label,) = rules_in_query(query)[0] if rules_in_query(query) else [match_rule_query(query)]
+    assert result.mode == "rule"
+    assert result.hits[0].language == language
+    assert all(label in h.labels for h in result.hits)
 
 
 def test_rule_prefix_goes_to_that_rule(engine):

@@ -67,7 +67,6 @@ from .crosslang import RENUMBERING, attach_aligned, concordant_groups
 from .fuzzy import MIN_FUZZY_LENGTH, corrections
 from .hits import Ranked, attach_labels, lineages, make_hits, newest_member
 from .query import (
-    CITING_WORDS,
     DEFAULT_LIMIT,
     MAX_LIMIT,
     QUESTION_WORDS,
@@ -82,6 +81,7 @@ from .query import (
     han_words,
     index_tokens,
     kinds_of,
+    only_asks_or_cites,
     parse_query,
     stem,
 )
@@ -153,6 +153,8 @@ class _Plan:
 
 @dataclass
 class _Candidate:
+    """A text's group on its way to the ranking, with how it joined (tier, defining subrule, entry named by the query)."""
+
     group: Group
     tier: int = 2
     sub: bool = False  # joined as a defining rule's first subrule
@@ -184,7 +186,8 @@ def search(
 
     rule = match_rule_query(query)
     if rule:
-        return _rule_search(session, query, rule, editions, kinds, by_id, limit)
+        first = _citing_languages(load_termbase(session), fold_words(query))
+        return _rule_search(session, query, rule, editions, kinds, by_id, limit, first)
     # A rule number inside a question ("what does rule 100.6 say"): that rule; beside other
     # words ("702.19b trample", "does 509.1a let a tapped creature block"), that rule first,
     # then what the other words find. Several ("difference between 702.19b and 702.19c"):
@@ -192,13 +195,19 @@ def search(
     cited = rules_in_query(query)
     if cited is not None:
         labels, rest = cited
+        termbase = load_termbase(session)
+        first = _citing_languages(termbase, fold_words(rest))
         content = [
             w
             for w in fold_words(rest)
-            if w not in STOP_WORDS and w not in CITING_WORDS and not asks(w)
+            if not only_asks_or_cites(w) and not _is_rule_word(termbase, w)
         ]
+        # The words beside the number, searched without the word "rule" in any language
+        # (Regel, 규칙: as words they find the glossary's "Tournament Rules").
+        rest = " ".join(w for w in rest.split() if not _is_rule_word(termbase, w))
         numbered = [
-            _rule_search(session, query, lab, editions, kinds, by_id, limit) for lab in labels
+            _rule_search(session, query, lab, editions, kinds, by_id, limit, first)
+            for lab in labels
         ]
         if len(labels) == 1 and not content:
             return numbered[0]
@@ -1858,6 +1867,26 @@ def _refs(value: Any) -> list[str]:
     return [str(r) for r in json_list(value)]
 
 
+# The termbase's concept for the word "rule": its forms in a query holding a rule number cite
+# that rule ("Regel 702.19b", "규칙 702.19b", "правило 107.3"), in the reader's language.
+RULE_CONCEPT = "rule"
+
+
+def _is_rule_word(termbase: Termbase, word: str) -> bool:
+    return any(concept == RULE_CONCEPT for concept, _lang in termbase.lookup(word))
+
+
+def _citing_languages(termbase: Termbase, words: Sequence[str]) -> list[str]:
+    """The languages of the words for "rule" a citation is typed with: a German reader's
+    "Regel 702.19b" is answered in German first, where the store has it."""
+    return [
+        lang
+        for w in words
+        for concept, lang in sorted(termbase.lookup(w))
+        if concept == RULE_CONCEPT
+    ]
+
+
 def _rule_search(
     session: Any,
     query: str,
@@ -1866,9 +1895,11 @@ def _rule_search(
     kinds: tuple[str, ...] | None,
     by_id: dict[int, EditionInfo],
     limit: int,
+    first: Sequence[str] = (),
 ) -> SearchResult:
-    """A rule number: that clause in every edition, identical texts grouped, by language,
-    newest first within a language."""
+    """A rule number: that clause in every edition, identical texts grouped, by language
+    (``first``, the languages of the citation's words, before the others), newest first
+    within a language."""
     found = rule_groups(session, label, [e.id for e in editions], kinds)
     inferred = _inferred_groups(session, label, editions, kinds)
     found += inferred
@@ -1901,7 +1932,12 @@ def _rule_search(
     for lin in lineages_found:
         lin.sort(key=lambda g: max(by_id[e].date or "" for e in g[2]), reverse=True)
     lineages_found.sort(key=newest_date, reverse=True)
-    lineages_found.sort(key=lambda lin: language_order(lin[0][0]))  # stable
+    lineages_found.sort(
+        key=lambda lin: (
+            not any(same_tag(lin[0][0], lang) for lang in first),
+            language_order(lin[0][0]),
+        )
+    )  # stable
     lineages_found.sort(key=place)
     shown = lineages_found[:limit]
     rows = load_clauses(session, [newest[g[1][0]][1] for lin in shown for g in lin])

@@ -35,6 +35,8 @@ _ANSWER_KEYS = {"label", "term", "lang", "from", "until"}
 
 @dataclass(frozen=True)
 class Answer:
+    """One acceptable answer of a relevance query: a rule number or a glossary term, with its language and dates."""
+
     label: str | None = None
     term: str | None = None
     lang: str | None = None
@@ -65,6 +67,8 @@ class Answer:
 
 @dataclass(frozen=True)
 class RelevanceQuery:
+    """One query of a relevance set, with its answers in order of preference."""
+
     number: int  # 1-based position in the file: how the table names a query
     q: str
     lang: str
@@ -185,6 +189,8 @@ def first_relevant(
 
 @dataclass
 class Figures:
+    """Running totals of a relevance run (MRR@10, top-1, top-3) over some queries."""
+
     queries: int = 0
     reciprocal: float = 0.0
     top1: int = 0

@@ -70,6 +70,17 @@ QUESTION_WORDS = frozenset(
 CITING_WORDS = frozenset(
     "rule rules cr comprehensive see say says said mean means meaning explain text read reads "
     "number section subrule difference differences between compare vs versus".split()
+    # The same in the translations' languages, folded ("que dit la règle 107.3", "was besagt
+    # Regel 702.19b", "규칙 702.19b 설명"); the word "rule" itself is the termbase's. Only
+    # beside a rule number: "dice" or "text" elsewhere are words to search.
+    + "dit disent signifie explique explication texte numero difference entre".split()
+    + "dice dicen significa explica explicacion texto numero diferencia entre".split()
+    + "sagt besagt bedeutet bedeutung erklare erklarung text nummer lautet unterschied".split()
+    + "cosa dice significa spiega spiegazione testo numero differenza".split()
+    + "diz significa explica explicacao texto numero diferenca".split()
+    + "что говорит гласит означает объясни текст номер разница".split()
+    + "설명 내용 뜻 의미 무슨 차이".split()
+    + "説明 意味 内容 说明 解释 意思 内容".split()
 )
 # Chinese characters that ask (几 how many, 吗 yes-no, 什么 what, 怎么 how...) or only link
 # (都 all, 就 then, 被 the passive, 里 in): a Han run that matches nothing as a whole is
@@ -378,6 +389,21 @@ def asks(word: str) -> bool:
         or is_hiragana(word)
         or (is_han(word) and bool(set(word) & JAPANESE_QUESTION_CHARS))
     )
+
+
+def only_asks_or_cites(word: str) -> bool:
+    """A word beside a rule number that asks for that rule rather than for other texts:
+    a question or citing word in any language, or a Chinese or Japanese run made of them
+    (是什么意思: 什么, 是, 意思)."""
+    if word in STOP_WORDS or word in CITING_WORDS or asks(word):
+        return True
+    if not is_han(word):
+        return False
+    rest = re.sub("|".join((*HAN_QUESTION_WORDS, *_HAN_CITING_WORDS)), "", word)
+    return not any(ch not in HAN_FUNCTION_CHARS for ch in rest)
+
+
+_HAN_CITING_WORDS = tuple(sorted((w for w in CITING_WORDS if is_han(w)), key=len, reverse=True))
 
 
 # A question whether something may be done: opening with a modal ("can a tapped creature

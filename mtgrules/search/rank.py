@@ -99,6 +99,8 @@ BANDS = 20
 
 @dataclass
 class Features:
+    """What the ranking reads of one candidate text: its criteria, compared in order (module docstring)."""
+
     preferred: bool  # in the query's language
     tier: int  # 0 exact glossary term, 1 a rule defining it, 2 the rest
     coverage: float  # idf-weighted share of the query's terms the text holds

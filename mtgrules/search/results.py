@@ -37,6 +37,8 @@ from typing import Any
 
 @dataclass
 class Aligned:
+    """A clause of another language or edition shown beside a hit, and how it was found."""
+
     clause_id: int
     edition: str
     edition_id: int
@@ -63,6 +65,8 @@ class Aligned:
 
 @dataclass
 class Hit:
+    """One text found: its newest clause, its score, and the editions and translations that hold it."""
+
     clause_id: int
     edition: str
     edition_id: int
@@ -131,6 +135,8 @@ class Hit:
 
 @dataclass
 class SearchResult:
+    """What ``search`` returns: the query as read, its hits in order, and how it was searched."""
+
     query: str
     mode: str  # rule | text
     words: list[str]

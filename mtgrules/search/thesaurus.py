@@ -27,6 +27,8 @@ SHIPPED = "player_words.tsv"  # in mtgrules/data/
 
 @dataclass(frozen=True)
 class Thesaurus:
+    """Players' phrases and the rules' words for them (mtgrules/data/player_words.tsv)."""
+
     phrases: dict[tuple[str, ...], tuple[str, ...]] = field(default_factory=dict)
     alternatives: dict[str, tuple[str, ...]] = field(default_factory=dict)
 

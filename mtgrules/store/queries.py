@@ -28,6 +28,8 @@ DAMAGE_FLAGS = ("lost-symbol", "html-entity", "obfuscated-email", "replacement-c
 
 @dataclass
 class EditionInfo:
+    """One stored edition's header: its slug, language, date, sources and counts."""
+
     id: int
     slug: str
     language: str
@@ -235,6 +237,8 @@ def filter_editions(
 
 @dataclass
 class ClauseView:
+    """One stored clause as the read commands show it."""
+
     id: int
     position: int
     label: str | None
@@ -448,6 +452,8 @@ def clauses_by_id(session: Session, ids: Iterable[int]) -> dict[int, tuple[int, 
 
 @dataclass
 class ShownEdition(Record):
+    """An edition with its clauses (``show`` of a whole edition)."""
+
     edition: EditionInfo
     clauses: list[ClauseView]
 

@@ -42,10 +42,17 @@ SECTION_REF = re.compile(
 # reference in brackets or inside a sentence ("(see rule 514.3)", "see rule 704.6b
 # instead") is an aside, not this.
 _REF = r"[0-9]{3}(?:\.[0-9]{1,4}[a-z]?)?"
-_CLOSING_REFERENCE = re.compile(
+# The word "rule" in the languages of the rules' translations (the termbase's row "rule"),
+# as a citation or a closing reference writes it.
+_RULE_WORDS = r"rules?|règles?|reglas?|regras?|regeln?|regol[ae]|правил[оа]"
+_CJK_RULE_WORDS = r"规则|規則|ルール|규칙"
+# The patterns below are kept as text and compiled by `re` on first use (its cache keeps
+# them): compiling them costs ~1.5 ms (case-insensitive, with Cyrillic and accented letters),
+# which a search for words, the commonest query, never needs (start-up, issue 22).
+_CLOSING_REFERENCE = (
     r"(?:^|[.。!?！？][\u201d\u2019')\"]?\s*)(?:"
     rf"(?:See|Voir|V[eé]ase|Ver|Siehe|Vedi|Veja|См\.)\s+(?:la\s+|a\s+)?"
-    rf"(?:rules?|règles?|reglas?|regras?|Regeln?|regol[ae]|правил[оа])\s+({_REF})\."
+    rf"(?i:{_RULE_WORDS})\s+({_REF})\."
     rf"|(?:参见|參見)(?:规则|規則)\s*({_REF})。"
     rf"|(?:rule|ルール|規則)\s*({_REF})\s*参照。"
     r")\s*$"
@@ -54,11 +61,16 @@ _DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"
 _QUERY_LABEL = re.compile(r"^(?:[0-9]{1,3}|[0-9]{3}\.[0-9]{1,4}[a-z]?)$")
 # A search query that is a rule number: the line labels' shape, any case, an optional dot,
 # after the words a citation opens with ("rule 702.19b", "CR 702.19b", "see rules 104.3",
-# "§ 601.2", "règle 107.3", "regla 107.3", "规则 107.3", "規則107.3").
-_RULE_QUERY = re.compile(
-    r"^\s*(?:(?:see\s+)?(?:(?:comprehensive\s+)?rules?|cr|r\.|§|règle|regla|规则|規則)\s*)?"
-    r"([0-9]{3}(?:\.[0-9]{1,4}[a-z]?)?)\.?\s*$",
-    re.I,
+# "§ 601.2", "règle 107.3", "Regel 702.19b", "规则 107.3", "規則107.3", "규칙 702.19b").
+# Typed alone, a number may also carry a decimal comma (702,19b, on a French or German
+# keyboard) or a space before its letter (702.19 b): nothing else has that shape.
+_RULE_QUERY = (
+    r"^\s*(?:(?:see\s+)?(?:(?:comprehensive\s+)?(?:"
+    + _RULE_WORDS
+    + r")|cr|r\.|§|"
+    + _CJK_RULE_WORDS
+    + r")\s*)?"
+    r"([0-9]{3}(?:[.,][0-9]{1,4}(?: ?[a-z])?)?)\.?\s*$"
 )
 
 
@@ -66,7 +78,7 @@ def closing_reference(text: str) -> str | None:
     """The rule a text's last sentence only points to ("See rule 800.4a."), or None."""
     if not text or not text.rstrip().endswith((".", "。")):
         return None
-    m = _CLOSING_REFERENCE.search(text)
+    m = re.search(_CLOSING_REFERENCE, text)
     return next((g for g in m.groups() if g), None) if m else None
 
 
@@ -151,7 +163,15 @@ def parse_rule_label(text: str) -> str:
 
 # A rule or subrule number standing among other words of a query ("what is rule 100.6",
 # "702.19b trample"): the dotted shape only, so that "100 cards" or "turn 2" name no section.
-_LABEL_IN_QUERY = re.compile(r"(?<![\w.])([0-9]{3}\.[0-9]{1,4}[a-z]?)\.?(?![\w.])", re.I)
+# A letter typed after a space is the subrule's only where nothing follows it but a stop
+# ("what does 702.19 b say" is 702.19 and the word b; "explain 702.19 b" is 702.19b): "107.3
+# a creature" is 107.3 and the article.
+# Chinese, Japanese and Korean text may touch the number ("规则702.19b是什么意思",
+# "ルール702.19bの説明"): only a Latin letter, a digit or a dot beside it continues it.
+_LABEL_IN_QUERY = (
+    r"(?<![0-9A-Za-z_.])([0-9]{3}\.[0-9]{1,4}(?:[a-z]| [a-z](?=\s*(?:$|[?!,;)])))?)\.?"
+    r"(?![0-9A-Za-z_.])"
+)
 
 
 # More rule numbers than this in one query are a list to read with `show`, not a question.
@@ -163,17 +183,28 @@ def rules_in_query(query: str) -> tuple[list[str], str] | None:
     the query without them: (["100.6"], "what is rule "), (["702.19b", "702.19c"], " and ");
     None when it holds none, or more than MAX_RULES_IN_QUERY."""
     typed = as_typed(query)
-    found = list(dict.fromkeys(label.lower() for label in _LABEL_IN_QUERY.findall(typed)))
+    if not _has_digit(typed):
+        return None
+    found = list(
+        dict.fromkeys(
+            label.lower().replace(" ", "") for label in re.findall(_LABEL_IN_QUERY, typed, re.I)
+        )
+    )
     if not found or len(found) > MAX_RULES_IN_QUERY:
         return None
-    return found, _LABEL_IN_QUERY.sub(" ", typed)
+    return found, re.sub(_LABEL_IN_QUERY, " ", typed, flags=re.I)
 
 
 def match_rule_query(query: str) -> str | None:
     """The label a search query names ("107.3g", "107.3G.", "405", "１０７．３"), or None for
     words."""
-    m = _RULE_QUERY.match(as_typed(query))
-    return m.group(1).lower() if m else None
+    typed = as_typed(query)
+    m = re.match(_RULE_QUERY, typed, re.I) if _has_digit(typed) else None
+    return m.group(1).lower().replace(",", ".").replace(" ", "") if m else None
+
+
+def _has_digit(text: str) -> bool:
+    return any("0" <= ch <= "9" for ch in text)
 
 
 # A label's shape: a section (107), a rule (107.3) or a subrule (107.3a).
