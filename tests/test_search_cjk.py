@@ -72,6 +72,11 @@ TERMS = [
     ("탭된 생물로 방어할 수 있나요", ["탭", "생물", "방어"]),
     ("생명점이 0 이하가 되면 어떻게 되나요", ["생명점", "0", "이하"]),
     ("ひきわけ", ["ひきわけ"]),  # all hiragana: nothing else to search
+    # Players' loanwords for the translation's native terms (data/player_words.tsv), read
+    # through their particles: creature, damage; surrender for 패배를 인정 (104.3a)
+    ("크리쳐가 데미지를 받으면", ["생물", "피해", "받으면"]),
+    ("언제든지 항복할 수 있나요", ["언제든지", "패배", "인정"]),
+    ("山札の一番上", ["ライブラリー", "一番上"]),  # 山札: the library
 ]
 
 # (query, the forms searched for its kanji): a lone kanji followed by kana is a verb or an
@@ -103,6 +108,11 @@ ANSWERS = [
     ("한 개의 대지만 플레이", "305.2", 1, ""),
     ("相手の手札の枚数を数えられる", "402.3", 3, "数えられる is 数える of 402.3, not 枚数"),
     ("희생", "701.17", 1, "the 2020 number of sacrifice"),
+    # Players' words: before, none of these three was in the first three (100.2c, 402.2,
+    # the Japanese glossary's Creature entries came first)
+    ("언제든지 항복할 수 있나요", "104.3a", 1, "104.3a '패배를 인정할 수 있습니다' (concede)"),
+    ("크리쳐가 블록하면", "509.1g", 3, "크리쳐 블록: 생물 방어, the translation's words"),
+    ("殴れるクリーチャー", "506.7a", 3, "殴る: 攻撃する, players' word for attacking"),
     (
         "쌍두거인전에서 팀 생명점은 몇으로 시작해요",
         "810.4",

@@ -21,7 +21,7 @@ from ..text.fold import (
     is_hiragana,
     spell_power_toughness,
 )
-from .thesaurus import shipped_thesaurus
+from .thesaurus import Thesaurus, shipped_thesaurus
 
 # --kind: what a reader calls rules also covers section headings and the examples under rules.
 KIND_GROUPS: dict[str, tuple[str, ...]] = {
@@ -346,6 +346,15 @@ _NUMBERS = {str(n): (str(n), name) for n, name in enumerate(_NUMBER_NAMES, start
 _NUMBERS["zero"] = ("zero", "0")
 
 
+def _player_word(word: str, thesaurus: Thesaurus) -> str:
+    """A Korean word as the players' table knows it: without its particle or ending
+    (크리쳐가, 데미지를, 항복해도: 크리쳐, 데미지, 항복), when the table has its stem."""
+    if not is_hangul(word):
+        return word
+    stemmed = korean_stem(word)
+    return stemmed if thesaurus.knows(stemmed) else word
+
+
 def parse_query(query: str) -> ParsedQuery:
     """Cut a checked query into terms. Stop words and question words go ("the stack" is
     stack; "how many cards in a starting hand" is cards, starting, hand) unless nothing
@@ -353,7 +362,7 @@ def parse_query(query: str) -> ParsedQuery:
     typed = query_words_checked(query)
     # Players' words in the rules' words (thesaurus.py): "ETB" is enters the battlefield.
     thesaurus = shipped_thesaurus()
-    marked = thesaurus.rewrite_marked(typed)
+    marked = thesaurus.rewrite_marked([_player_word(w, thesaurus) for w in typed])
     words = [w for w, _said in marked]
     tokens = index_tokens(query) if words == typed else index_tokens(" ".join(words))
     content = [i for i, (w, _s) in enumerate(marked) if w not in STOP_WORDS and not asks(w)]

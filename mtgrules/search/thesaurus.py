@@ -6,7 +6,9 @@ nothing, or the wrong rule, by its words alone. The table (mtgrules/data/player_
 is general table-talk vocabulary, one row per phrase, never keyed on a rule or a test query.
 It is apart from the termbase (termbase.py): a termbase row is one game term in each
 language, read by the aligner in the texts themselves and stored; this one is one-way,
-English only, and read for queries alone.
+and read for queries alone. It is mostly English; a row in Hangul or Japanese script is a
+Korean or Japanese player's word for what that translation calls otherwise (크리쳐 for 생물,
+殴る for 攻撃).
 
 A row is either a phrase (the player's words are replaced by the rules' words: the query's
 phrase and its glossary look-up use them too), or single words split by "|" (the player's
@@ -72,6 +74,10 @@ class Thesaurus:
             else:
                 i += 1
         return out
+
+    def knows(self, word: str) -> bool:
+        """Whether ``word`` alone is a player's word of the table."""
+        return (word,) in self.phrases or word in self.alternatives
 
     def alternatives_of(self, word: str) -> tuple[str, ...]:
         """The words a player's word is searched as (empty: the word alone)."""
