@@ -367,6 +367,7 @@ NUMBER_IN_QUESTION = [
     ("702.19b trample", "text", "702.19b", "702.19"),
     ("does 509.1a let a tapped creature block", "text", "509.1a", None),
     ("difference between 702.19b and 702.19c", "rule", "702.19b", "702.19c"),
+    ("702.19b 702.19c 702.19d 702.19e 702.19f", "rule", "702.19b", "702.19f"),
 ]
 
 
@@ -411,7 +412,13 @@ def test_a_term_typed_joined_or_split_is_searched_as_written(engine, query, fixe
         ("100 cards", None),  # a count, no rule number
         ("turn 2.5", None),
         ("１０７．３ａ explained", (["107.3a"], "  explained")),
-        ("107.3 107.3a 107.3b 107.3c 107.3d", None),  # a list for `show`, not a question
+        # A list of numbers alone, however long, is those rules (before: searched as words,
+        # 702.19c first for 702.19b-f); beside words, more than four are a passage's
+        (
+            "107.3 107.3a 107.3b 107.3c 107.3d",
+            (["107.3", "107.3a", "107.3b", "107.3c", "107.3d"], " " * 9),
+        ),
+        ("see 107.3 107.3a 107.3b 107.3c 107.3d", None),
         # A letter after a space is the subrule's only when nothing but a stop follows it.
         ("explain 702.19 b", (["702.19b"], "explain  ")),
         ("107.3 a creature", (["107.3"], "  a creature")),

@@ -186,8 +186,8 @@ def search(
 
     rule = match_rule_query(query)
     if rule:
-        first = _citing_languages(load_termbase(session), fold_words(query))
-        return _rule_search(session, query, rule, editions, kinds, by_id, limit, first)
+        cited_in = _citing_languages(load_termbase(session), fold_words(query))
+        return _rule_search(session, query, rule, editions, kinds, by_id, limit, cited_in)
     # A rule number inside a question ("what does rule 100.6 say"): that rule; beside other
     # words ("702.19b trample", "does 509.1a let a tapped creature block"), that rule first,
     # then what the other words find. Several ("difference between 702.19b and 702.19c"):
@@ -196,7 +196,7 @@ def search(
     if cited is not None:
         labels, rest = cited
         termbase = load_termbase(session)
-        first = _citing_languages(termbase, fold_words(rest))
+        cited_in = _citing_languages(termbase, fold_words(rest))
         content = [
             w
             for w in fold_words(rest)
@@ -206,8 +206,8 @@ def search(
         # (Regel, 규칙: as words they find the glossary's "Tournament Rules").
         rest = " ".join(w for w in rest.split() if not _is_rule_word(termbase, w))
         numbered = [
-            _rule_search(session, query, lab, editions, kinds, by_id, limit, first)
-            for lab in labels
+            _rule_search(session, query, lab, editions, kinds, by_id, limit, cited_in)
+            for lab in labels[:limit]
         ]
         if len(labels) == 1 and not content:
             return numbered[0]

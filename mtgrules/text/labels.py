@@ -174,14 +174,16 @@ _LABEL_IN_QUERY = (
 )
 
 
-# More rule numbers than this in one query are a list to read with `show`, not a question.
+# More rule numbers than this among words are not a question about them (a pasted passage
+# citing many rules is searched as words); a list of numbers alone is those rules, whatever
+# its length ("107.3 107.3a 107.3b 107.3c 107.3d").
 MAX_RULES_IN_QUERY = 4
 
 
 def rules_in_query(query: str) -> tuple[list[str], str] | None:
     """The rule numbers a query holds among other words, each once in the order typed, with
     the query without them: (["100.6"], "what is rule "), (["702.19b", "702.19c"], " and ");
-    None when it holds none, or more than MAX_RULES_IN_QUERY."""
+    None when it holds none, or more than MAX_RULES_IN_QUERY beside words."""
     typed = as_typed(query)
     if not _has_digit(typed):
         return None
@@ -190,9 +192,12 @@ def rules_in_query(query: str) -> tuple[list[str], str] | None:
             label.lower().replace(" ", "") for label in re.findall(_LABEL_IN_QUERY, typed, re.I)
         )
     )
-    if not found or len(found) > MAX_RULES_IN_QUERY:
+    if not found:
         return None
-    return found, re.sub(_LABEL_IN_QUERY, " ", typed, flags=re.I)
+    rest = re.sub(_LABEL_IN_QUERY, " ", typed, flags=re.I)
+    if len(found) > MAX_RULES_IN_QUERY and any(ch.isalpha() for ch in rest):
+        return None
+    return found, rest
 
 
 def match_rule_query(query: str) -> str | None:
