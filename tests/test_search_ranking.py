@@ -884,13 +884,28 @@ def test_the_player_words_table_is_general_vocabulary():
     """Every row parses, and none is keyed on a rule number: no digit on the rules' side,
     and on the player's only a small count inside their phrase ("turn 1") or a word (2HG),
     never a number a rule could carry (100, 702)."""
-    table = shipped_thesaurus()
+    table = shipped_thesaurus().with_wide
     assert len(table.phrases) + len(table.alternatives) >= 40
     rows = [*table.phrases.items(), *(((k,), v) for k, v in table.alternatives.items())]
     for player, rules in rows:
         assert not any(w.isdigit() and int(w) >= 10 for w in player), (player, rules)
         assert player not in {(w,) for w in player if w.isdigit()}, (player, rules)
         assert not any(ch.isdigit() for w in rules for ch in w), (player, rules)
+
+
+def test_an_english_query_leaves_the_korean_and_japanese_rows_unread():
+    """Folding a Han row loads OpenCC's tables (~40M instructions): the rows in wide scripts
+    are parsed on the first query holding such a word, not at start-up. Before, reading the
+    table for any query cost 61M instructions with them, 5M without."""
+    code = (
+        "import sys; from mtgrules.search.query import parse_query;"
+        "parse_query('how does trample work');"
+        "print('opencc' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+    assert shipped_thesaurus().wide_lines
+    assert [t.alts for t in parse_query("크리쳐").terms] == [("생물",)]
 
 
 def test_a_player_phrase_is_no_glossary_term(engine):

@@ -19,7 +19,7 @@ from rapidfuzz import fuzz
 
 from ..sources.damage import find_damage
 from ..text.fold import fold
-from ..text.labels import RULE_REF, SECTION_REF
+from ..text.labels import RULE_REF, SECTION_REF_PATTERN
 from ..text.language import is_chinese, same_language, writing_of
 
 ERROR = "error"
@@ -166,6 +166,7 @@ def _nfkc(text: str) -> str:
 # none, and is spared that pattern's scan (the dearest step of the checks: 5,300 texts of
 # an update).
 _LONE_DIGIT = re.compile(r"(?<![0-9])[1-9](?![0-9])")
+SECTION_REF = re.compile(SECTION_REF_PATTERN)
 _DIGIT = re.compile(r"\d")
 
 

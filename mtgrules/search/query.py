@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from ..errors import QueryError
 from ..text.fold import (
     fold_words,
+    folds_wide,
     index_words,
     is_charwise,
     is_han,
@@ -362,6 +363,8 @@ def parse_query(query: str) -> ParsedQuery:
     typed = query_words_checked(query)
     # Players' words in the rules' words (thesaurus.py): "ETB" is enters the battlefield.
     thesaurus = shipped_thesaurus()
+    if any(folds_wide(w) for w in typed):
+        thesaurus = thesaurus.with_wide
     marked = thesaurus.rewrite_marked([_player_word(w, thesaurus) for w in typed])
     words = [w for w, _said in marked]
     tokens = index_tokens(query) if words == typed else index_tokens(" ".join(words))

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
 from ..shipped import shipped_bytes
-from ..text.fold import fold_words
+from ..text.fold import fold_words, folds_wide
 
 SHIPPED = "player_words.tsv"  # in mtgrules/data/
 
@@ -33,6 +33,18 @@ class Thesaurus:
 
     phrases: dict[tuple[str, ...], tuple[str, ...]] = field(default_factory=dict)
     alternatives: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # The rows in Hangul, kana or Han, parsed by ``with_wide`` on the first query holding
+    # such a word: folding Han loads OpenCC's tables (~40M instructions, a fifth of a
+    # search's start-up), which an English query never needs.
+    wide_lines: tuple[str, ...] = ()
+
+    @cached_property
+    def with_wide(self) -> Thesaurus:
+        """This table with its rows in wide scripts too."""
+        wide = parse_thesaurus("\n".join(self.wide_lines), wide=True)
+        return Thesaurus(
+            {**self.phrases, **wide.phrases}, {**self.alternatives, **wide.alternatives}
+        )
 
     @property
     def longest(self) -> int:
@@ -84,13 +96,19 @@ class Thesaurus:
         return self.alternatives.get(word, ())
 
 
-def parse_thesaurus(text: str) -> Thesaurus:
+def parse_thesaurus(text: str, *, wide: bool = False) -> Thesaurus:
+    """The table of a TSV text; its rows in wide scripts are kept as lines for
+    ``Thesaurus.with_wide`` unless ``wide`` (then they are parsed too)."""
     phrases: dict[tuple[str, ...], tuple[str, ...]] = {}
     alternatives: dict[str, tuple[str, ...]] = {}
+    wide_lines: list[str] = []
     for line in text.splitlines():
         if not line.strip() or line.startswith("#"):
             continue
         player, _, rules = line.partition("\t")
+        if not wide and folds_wide(line):
+            wide_lines.append(line)
+            continue
         key = tuple(fold_words(player))
         if not key or key == ("player",) and rules.strip() == "rules":
             continue  # the header row
@@ -102,7 +120,7 @@ def parse_thesaurus(text: str) -> Thesaurus:
             phrases[key] = forms[0]
         else:
             raise ValueError(f"{SHIPPED}: '{line}': alternatives are single words of one word")
-    return Thesaurus(phrases, alternatives)
+    return Thesaurus(phrases, alternatives, tuple(wide_lines))
 
 
 @lru_cache(maxsize=1)
