@@ -108,11 +108,17 @@ ANSWERS = [
     ("한 개의 대지만 플레이", "305.2", 1, ""),
     ("相手の手札の枚数を数えられる", "402.3", 3, "数えられる is 数える of 402.3, not 枚数"),
     ("희생", "701.17", 1, "the 2020 number of sacrifice"),
-    # Players' words: before, none of these three was in the first three (100.2c, 402.2,
-    # the Japanese glossary's Creature entries came first)
+    # Players' words: before, the Korean two were not in the first three (100.2c, 402.2 came
+    # first)
     ("언제든지 항복할 수 있나요", "104.3a", 1, "104.3a '패배를 인정할 수 있습니다' (concede)"),
     ("크리쳐가 블록하면", "509.1g", 3, "크리쳐 블록: 생물 방어, the translation's words"),
-    ("殴れるクリーチャー", "506.7a", 3, "殴る: 攻撃する, players' word for attacking"),
+    (
+        "召喚酔いのクリーチャーで殴れる",
+        "302.6",
+        2,
+        "302.6 (summoning sickness) 'そのクリーチャーでは攻撃できない', after the entry "
+        "Summoning Sickness: 殴る is players' 攻撃する (before: third, after the entry Haste)",
+    ),
     (
         "쌍두거인전에서 팀 생명점은 몇으로 시작해요",
         "810.4",
