@@ -1180,6 +1180,38 @@ def test_players_words_reach_the_rule(engine, query, label, why):
     assert label in labels, why
 
 
+# (query, the number shown, the numbers not shown, why: read in cr-en-2026-01-16.txt): one
+# sentence printed under several rules of today's edition is shown under the rule of the
+# feature the query names. Before, "which attack options does free-for-all use" showed
+# 811.2b (Alternating Teams) second, the number the stored alignments carried the 2006
+# wording to.
+SAME_TEXT_ELSEWHERE = [
+    (
+        "which attack options does free-for-all use",
+        "806.2b",
+        {"805.2b", "809.2b", "811.2b"},
+        "'Exactly one of the attack left, attack right, and attack multiple players options "
+        "must be used' is 805.2b, 806.2b, 809.2b and 811.2b; 806 is Free-for-All",
+    ),
+    (
+        "alternating teams attack options",
+        "811.2b",
+        {"805.2b", "806.2b", "809.2b"},
+        "the same sentence asked about Alternating Teams (811): its own number",
+    ),
+]
+
+
+@pytest.mark.parametrize(("query", "shown", "not_shown", "why"), SAME_TEXT_ELSEWHERE)
+def test_a_text_of_several_rules_shows_the_named_features_number(
+    engine, query, shown, not_shown, why
+):
+    with session_scope(engine, write=False) as s:
+        labels = [h.label for h in search(s, query, limit=5).hits]
+    assert shown in labels[:3], why
+    assert not set(labels) & not_shown, why
+
+
 # (query, a word of it the rules never print, why it is no typo). Before, each was replaced
 # by its nearest indexed word and every hit marked fuzzy: pump -> jump, rewind -> rebind.
 PLAYERS_WORDS = [

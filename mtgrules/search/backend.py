@@ -297,6 +297,27 @@ def groups_by_clause(
     return {cid: by_key[k] for cid, k in keys.items() if k in by_key}
 
 
+def same_text_clauses(
+    db: Any, clauses: Sequence[Any], languages: dict[int, str]
+) -> dict[int, list[tuple[int, str | None]]]:
+    """For each clause row, the clauses of its edition holding the same text (its group's
+    members there) with their labels: today's 805.2b, 806.2b, 809.2b and 811.2b are one
+    sentence, "Exactly one of the attack left, attack right, and attack multiple players
+    options must be used"."""
+    groups = groups_by_clause(db, clauses, languages)
+    out: dict[int, list[tuple[int, str | None]]] = {}
+    sql = (
+        f"SELECT clause_id, label FROM {MEMBER_TABLE} "
+        "WHERE group_id = :g AND edition_id = :e ORDER BY clause_id"
+    )
+    for c in clauses:
+        g = groups.get(c.id)
+        if g is not None:
+            rows = fetch(db, sql, {"g": g.id, "e": c.edition_id}, plain=True)
+            out[c.id] = [(int(cid), label) for cid, label in rows]
+    return out
+
+
 def group_rows(db: Any, ids: Iterable[int]) -> list[Group]:
     """Groups by id (members not loaded)."""
     ids = sorted(set(ids))

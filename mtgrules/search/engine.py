@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import QueryError
@@ -149,6 +149,9 @@ class _Plan:
     by_id: dict[int, EditionInfo]
     limit: int
     restricted: bool = False  # only some editions (--edition, --as-of): filter texts early
+    # The rules of the features the query names whole (806 for "free for all"): a text
+    # printed under several numbers is shown under theirs (hits.make_hits).
+    named_rules: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -374,6 +377,7 @@ def search(
         highlight,
         plan.allowed,
         today,
+        plan.named_rules,
     )
     hits = _pointed_rules_first(hits)[:limit]
     if aligned:
@@ -1146,6 +1150,7 @@ def _rank(
         if len(terms) > 1
         else _Named({}, set())
     )
+    plan.named_rules = {label for _edition, label in named_features.whole}
     if named_features.whole:
         heads = clauses_labelled(db, sorted(named_features.whole))
         _add_named_rules(plan, pool, examined, heads)

@@ -10,6 +10,7 @@ from typing import Any
 from ..align.links import inferred_labels
 from ..store.queries import EditionInfo
 from ..store.search_index import term_key
+from ..text.labels import in_rule
 from .backend import Group
 from .rank import Features
 from .results import Hit
@@ -175,6 +176,29 @@ def lineages(
     return out
 
 
+def _inside(
+    db: Any,
+    c: Any,
+    label: str | None,
+    inferred: bool,
+    inside: set[str] | frozenset[str],
+    by_id: dict[int, EditionInfo],
+) -> tuple[Any, str | None, bool]:
+    """The clause shown for ``c``: itself, or the same text under a number inside the rules
+    ``inside``, in the same edition (806.2b rather than 811.2b, asked about free-for-all)."""
+    from .backend import load_clauses, same_text_clauses
+
+    languages = {c.edition_id: by_id[c.edition_id].language}
+    twins = same_text_clauses(db, [c], languages).get(c.id, [])
+    alt = next(
+        (cid for cid, lab in twins if cid != c.id and any(in_rule(lab, r) for r in inside)), None
+    )
+    if alt is None:
+        return c, label, inferred
+    row = load_clauses(db, [alt])[alt]
+    return row, row.label, bool(row.label_inferred)
+
+
 def _free(head: int | None, live_head: int | None, live: set[int]) -> bool:
     """Whether a text whose head is ``live_head`` may join a lineage headed ``head``: not
     when both are clauses of today's edition (two clauses today, whatever their words)."""
@@ -247,13 +271,16 @@ def make_hits(
     words: list[str],
     allowed: set[int] | None = None,
     newest: set[int] | None = None,
+    inside: set[str] | frozenset[str] = frozenset(),
 ) -> list[Hit]:
     """One hit per lineage: its newest clause, every edition holding it, the labels it had.
 
     A lineage the alignments follow is shown in its newest clause of the hit's language
     among the editions searched (``allowed``), even when only an older wording matched: the
     rule as it reads today. A lineage none of whose clauses is in ``newest`` (the newest
-    edition of its language) is obsolete: gone from the rules, shown in its last wording."""
+    edition of its language) is obsolete: gone from the rules, shown in its last wording.
+    Where that edition prints the same text under several numbers, the one inside the rules
+    ``inside`` (those of the features the query names) is shown."""
     from .backend import lineage_members, load_clauses
 
     heads = {r.head for lin in groups for r in lin if r.head}
@@ -292,6 +319,8 @@ def make_hits(
             if rank[top[0]] > rank[c.edition_id] and top[1] in rows and rows[top[1]].kind == c.kind:
                 c = rows[top[1]]
                 label, inferred = c.label or label, bool(c.label_inferred) if c.label else inferred
+        if inside and not any(in_rule(label, r) for r in inside):
+            c, label, inferred = _inside(db, c, label, inferred, inside, by_id)
         newest_first = sorted(members, key=lambda m: (rank[m[0]], m[1]), reverse=True)
         edition_ids = list(dict.fromkeys(eid for eid, _cid in newest_first))
         dates = [by_id[e].date for e in edition_ids if by_id[e].date]
