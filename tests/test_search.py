@@ -151,6 +151,18 @@ SHAPES = [
         "the German terms of a phrase as English: 608.1, the top of the stack resolves",
     ),
     (
+        "was ist Zauberspruch",
+        {},
+        lambda r: (
+            r["searched_as"] == {"en": ["spell"]}
+            and r["hits"][0]["term"] == "Spell"
+            and r["languages"] == ["de"]
+        ),
+        "a German question whose asking word is English too ('was'): its term, in no text of "
+        "the store, is searched as English (before: English texts holding 'was', the 2006 "
+        "glossary's Creature Type first)",
+    ),
+    (
         "кладбище и библиотека",
         {},
         lambda r: (

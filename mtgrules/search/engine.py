@@ -331,8 +331,12 @@ def search(
                 preferred = term_languages  # what the query is written in, as the reader sees
     # A sentence of a language the store has no text in ("Karte auf den Friedhof legen"):
     # the game terms it holds, searched as the English the store has ("card graveyard").
-    # Only when the words as typed found nothing, or only by correcting them.
-    if instead is None and not language and (not ranked or fuzzy_words):
+    # Only when the words as typed found nothing, or only by correcting them, or when a word
+    # of it is in no text of the store: "was ist Zauberspruch" found English texts by "was"
+    # alone (the 2006 glossary's Creature Type first), its German term in none.
+    stored = {w for w, _lang, _lemma, docs in vocab if docs > 0}
+    unstored = any(w not in stored for w in parsed.words if w not in STOP_WORDS and not asks(w))
+    if instead is None and not language and (not ranked or fuzzy_words or unstored):
         other = _terms_in_other_language(
             termbase, fold_words(query), {e.language for e in editions}
         )
