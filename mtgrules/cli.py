@@ -415,6 +415,8 @@ EXAMPLES: dict[str, list[str]] = {
         "mtgrules search stack",
         'mtgrules search "coût de mana" --lang fr',
         "mtgrules search 107.3g",
+        'mtgrules search "규칙 702.19b"',
+        'mtgrules search "can a tapped creature block"',
     ],
 }
 
@@ -1419,7 +1421,9 @@ def search(
     """Find QUERY (words in any language, or a rule number such as 107.3g) in every edition.
 
     Case, accents and Traditional/Simplified Chinese do not matter; typos fall back to a
-    fuzzy search. Each hit shows its clauses in the other languages beneath it.
+    fuzzy search. Each hit shows its clauses in the other languages beneath it. A question
+    in players' words works too; a rule cited with the word "rule" of a language (Regel,
+    règle, 규칙, ルール) comes in that language first.
     """
     from .render import to_json, use_colour
     from .search import search as run_search
