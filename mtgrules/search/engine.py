@@ -199,15 +199,14 @@ def search(
     if cited is not None:
         labels, rest = cited
         termbase = load_termbase(session)
-        cited_in = _citing_languages(termbase, fold_words(rest))
+        beside = fold_words(rest)
+        cited_in = _citing_languages(termbase, beside)
         content = [
-            w
-            for w in fold_words(rest)
-            if not only_asks_or_cites(w) and not _is_rule_word(termbase, w)
+            w for w in beside if not only_asks_or_cites(w) and not _rule_languages(termbase, w)
         ]
         # The words beside the number, searched without the word "rule" in any language
         # (Regel, 규칙: as words they find the glossary's "Tournament Rules").
-        rest = " ".join(w for w in rest.split() if not _is_rule_word(termbase, w))
+        rest = " ".join(w for w in rest.split() if not _rule_languages(termbase, w))
         numbered = [
             _rule_search(session, query, lab, editions, kinds, by_id, limit, cited_in)
             for lab in labels[:limit]
@@ -334,9 +333,11 @@ def search(
     # Only when the words as typed found nothing, or only by correcting them, or when a word
     # of it is in no text of the store: "was ist Zauberspruch" found English texts by "was"
     # alone (the 2006 glossary's Creature Type first), its German term in none.
-    stored = {w for w, _lang, _lemma, docs in vocab if docs > 0}
-    unstored = any(w not in stored for w in parsed.words if w not in STOP_WORDS and not asks(w))
-    if instead is None and not language and (not ranked or fuzzy_words or unstored):
+    if (
+        instead is None
+        and not language
+        and (not ranked or fuzzy_words or _holds_unstored_word(parsed, vocab))
+    ):
         other = _terms_in_other_language(
             termbase, fold_words(query), {e.language for e in editions}
         )
@@ -389,6 +390,12 @@ def search(
     return SearchResult(
         query, "text", parsed.words, hits, fuzzy_words, translations, list(preferred), searched_as
     )
+
+
+def _holds_unstored_word(parsed: ParsedQuery, vocab: list[tuple[str, str, str, int]]) -> bool:
+    """Whether a word of the query that says something is in no text of the store."""
+    stored = {w for w, _lang, _lemma, docs in vocab if docs > 0}
+    return any(w not in stored for w in parsed.words if w not in STOP_WORDS and not asks(w))
 
 
 # The longest game term _terms_in_other_language looks up, in words ("effet de remplacement").
@@ -1881,19 +1888,15 @@ def _refs(value: Any) -> list[str]:
 RULE_CONCEPT = "rule"
 
 
-def _is_rule_word(termbase: Termbase, word: str) -> bool:
-    return any(concept == RULE_CONCEPT for concept, _lang in termbase.lookup(word))
+def _rule_languages(termbase: Termbase, word: str) -> list[str]:
+    """The languages in which ``word`` is the word "rule" (none: another word)."""
+    return [lang for concept, lang in sorted(termbase.lookup(word)) if concept == RULE_CONCEPT]
 
 
 def _citing_languages(termbase: Termbase, words: Sequence[str]) -> list[str]:
     """The languages of the words for "rule" a citation is typed with: a German reader's
     "Regel 702.19b" is answered in German first, where the store has it."""
-    return [
-        lang
-        for w in words
-        for concept, lang in sorted(termbase.lookup(w))
-        if concept == RULE_CONCEPT
-    ]
+    return [lang for w in words for lang in _rule_languages(termbase, w)]
 
 
 def _rule_search(

@@ -81,7 +81,7 @@ CITING_WORDS = frozenset(
     + "diz significa explica explicacao texto numero diferenca".split()
     + "что говорит гласит означает объясни текст номер разница".split()
     + "설명 내용 뜻 의미 무슨 차이".split()
-    + "説明 意味 内容 说明 解释 意思 内容".split()
+    + "説明 意味 内容 说明 解释 意思".split()
 )
 # Chinese characters that ask (几 how many, 吗 yes-no, 什么 what, 怎么 how...) or only link
 # (都 all, 就 then, 被 the passive, 里 in): a Han run that matches nothing as a whole is
