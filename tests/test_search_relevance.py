@@ -50,6 +50,7 @@ UNSEEN_SETS = [
     Path(__file__).resolve().parent / "search_relevance_holdout19.toml",
     Path(__file__).resolve().parent / "search_relevance_holdout20.toml",
     Path(__file__).resolve().parent / "search_relevance_holdout21.toml",
+    Path(__file__).resolve().parent / "search_relevance_holdout22.toml",
 ]
 MIN_QUERIES = 40
 MIN_PER_LANGUAGE = 6
