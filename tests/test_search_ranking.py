@@ -1191,7 +1191,8 @@ SAME_TEXT_ELSEWHERE = [
         "806.2b",
         {"805.2b", "809.2b", "811.2b"},
         "'Exactly one of the attack left, attack right, and attack multiple players options "
-        "must be used' is 805.2b, 806.2b, 809.2b and 811.2b; 806 is Free-for-All",
+        "must be used' is 806.2b and 811.2b today (805.2b and 809.2b in 2009); 806 is "
+        "Free-for-All",
     ),
     (
         "alternating teams attack options",
@@ -1210,6 +1211,33 @@ def test_a_text_of_several_rules_shows_the_named_features_number(
         labels = [h.label for h in search(s, query, limit=5).hits]
     assert shown in labels[:3], why
     assert not set(labels) & not_shown, why
+
+
+# (query, the numbers the hit's edition prints its text under, read in cr-en-2026-01-16.txt):
+# such a hit names the other numbers as the same text, not as former numbers. Before, 119.1
+# said "was 103.4, 103.3, ..." although 103.4 still prints the sentence today.
+SAME_TEXT_TODAY = [
+    ("each player begins the game with a starting life total of 20", {"103.4", "119.1"}),
+    ("second the active player gets priority see rule 117", {"504.2", "507.2", "508.2", "509.2"}),
+    ("the owner of a scheme card is the player who started the game with it", {"314.5", "904.7"}),
+]
+
+
+@pytest.mark.parametrize(("query", "numbers"), SAME_TEXT_TODAY)
+def test_a_text_printed_under_several_numbers_names_them(engine, query, numbers):
+    from mtgrules.search.render import render_search
+
+    with session_scope(engine, write=False) as s:
+        result = search(s, query, limit=3)
+    hit = next(h for h in result.hits if h.label in numbers)
+    assert hit.edition == "en-2026-01-16" and not hit.obsolete
+    assert set(hit.same_text) == numbers - {hit.label}
+    assert hit.as_json()["same_text"] == hit.same_text
+    shown = " ".join(render_search(result, width=1000).split())
+    said = re.search(r"\b" + re.escape(hit.label) + r"\b.*?\(([^)]*)\)", shown).group(1)
+    assert "same text as " + ", ".join(hit.same_text) in said
+    was = re.search(r"was ([^;)]*)", said)
+    assert not (was and numbers & set(was.group(1).split(", "))), said
 
 
 # (query, a word of it the rules never print, why it is no typo). Before, each was replaced

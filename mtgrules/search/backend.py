@@ -301,7 +301,7 @@ def same_text_clauses(
     db: Any, clauses: Sequence[Any], languages: dict[int, str]
 ) -> dict[int, list[tuple[int, str | None]]]:
     """For each clause row, the clauses of its edition holding the same text (its group's
-    members there) with their labels: today's 805.2b, 806.2b, 809.2b and 811.2b are one
+    members there) with their labels: today's 806.2b and 811.2b are one
     sentence, "Exactly one of the attack left, attack right, and attack multiple players
     options must be used"."""
     groups = groups_by_clause(db, clauses, languages)

@@ -10,7 +10,7 @@ from typing import Any
 from ..align.links import inferred_labels
 from ..store.queries import EditionInfo
 from ..store.search_index import term_key
-from ..text.labels import in_rule
+from ..text.labels import in_rule, label_sort_key
 from .backend import Group
 from .rank import Features
 from .results import Hit
@@ -331,6 +331,7 @@ def make_hits(
         if not labels and label:
             labels = [label]
         info = by_id[c.edition_id]
+        by_edition = _labels_by_edition(members, labels_of)
         obsolete = bool(
             newest is not None
             and info.date
@@ -361,7 +362,10 @@ def make_hits(
                 labels=labels,
                 label_inferred=inferred,
                 partial=not best.features.full,
-                edition_labels=_labels_by_edition(members, labels_of),
+                edition_labels=by_edition,
+                same_text=sorted(
+                    (lab for lab in by_edition.get(info.id, []) if lab != label), key=label_sort_key
+                ),
                 obsolete=obsolete,
                 relevance=best.features.relevance(),
             )

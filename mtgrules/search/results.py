@@ -15,6 +15,8 @@ before it was trample, and is two lineages). The JSON keeps the per-hit fields
   text in every edition);
 - ``labels``: the labels it carried, newest first (["702.19", "702.18", "702.17"] for
   trample's rule through its renumberings);
+- ``same_text``: the other numbers the hit's own edition prints the same text under, in the
+  rules' order (["806.2b"] beside 811.2b); usually empty;
 - ``label_inferred``: the label is the aligner's (a page printing no numbers), shown 107.3a*;
 - ``partial``: not every searched word is in it (the fallback for questions: ranked by how
   many of the words, weighted by their rarity, it holds).
@@ -102,6 +104,12 @@ class Hit:
     obsolete: bool = False
     # How well it answers, 0-1, for a reader (a bar or a percentage), unlike ``score``.
     relevance: float = 1.0
+    # The other numbers its own edition prints this very text under, in the rules' order:
+    # today's rules repeat "Exactly one of the attack left, attack right, and attack multiple
+    # players options must be used" as 806.2b and 811.2b (2009 as 805.2b and 809.2b, among
+    # others). Not former numbers:
+    # ``labels`` keeps those (and these too, as numbers the lineage carried).
+    same_text: list[str] = field(default_factory=list)
 
     @property
     def also_in(self) -> int:
@@ -129,6 +137,7 @@ class Hit:
             "last_date": self.last_date,
             "versions": self.versions,
             "labels": self.labels,
+            "same_text": self.same_text,
             "aligned": [a.as_json() for a in self.aligned],
         }
 
