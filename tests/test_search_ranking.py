@@ -1240,6 +1240,29 @@ def test_a_text_printed_under_several_numbers_names_them(engine, query, numbers)
     assert not (was and numbers & set(was.group(1).split(", "))), said
 
 
+# (query, why: read in cr-en-2009-07-11.txt and cr-en-2026-01-16.txt): a text an older
+# edition prints under several numbers is shown under one whose lineage goes on today, when
+# one does. Before, each opened with an obsolete 2015 clause (513.2, then 508.3).
+LIVING_NUMBER_OF_A_REPEATED_TEXT = [
+    (
+        "second the active player gets priority players may cast spells and activate abilities",
+        "2009-2015 printed it as 503.2, 511.2 and 513.2; 511.2 is today's 509.2, 513.2 ended",
+    ),
+    (
+        "second the active player gets priority",
+        "today's 504.2, 507.2, 508.2 and 509.2 say it; the 2015 wording with more words too",
+    ),
+]
+
+
+@pytest.mark.parametrize(("query", "why"), LIVING_NUMBER_OF_A_REPEATED_TEXT)
+def test_a_repeated_text_is_shown_under_a_living_number(engine, query, why):
+    with session_scope(engine, write=False) as s:
+        hits = search(s, query, limit=3).hits
+    assert [h.obsolete for h in hits[:2]] == [False, False], why
+    assert hits[0].edition == "en-2026-01-16", why
+
+
 # (query, a word of it the rules never print, why it is no typo). Before, each was replaced
 # by its nearest indexed word and every hit marked fuzzy: pump -> jump, rewind -> rebind.
 PLAYERS_WORDS = [

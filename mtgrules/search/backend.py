@@ -305,17 +305,23 @@ def same_text_clauses(
     sentence, "Exactly one of the attack left, attack right, and attack multiple players
     options must be used"."""
     groups = groups_by_clause(db, clauses, languages)
-    out: dict[int, list[tuple[int, str | None]]] = {}
+    if not groups:
+        return {}
+    # One query for all: each group's members in the editions asked about.
+    editions = sorted({c.edition_id for c in clauses})
     sql = (
-        f"SELECT clause_id, label FROM {MEMBER_TABLE} "
-        "WHERE group_id = :g AND edition_id = :e ORDER BY clause_id"
+        f"SELECT group_id, edition_id, clause_id, label FROM {MEMBER_TABLE} WHERE group_id IN "
+        + "({ids})"
+        + f" AND edition_id IN ({in_list(editions)})"
     )
-    for c in clauses:
-        g = groups.get(c.id)
-        if g is not None:
-            rows = fetch(db, sql, {"g": g.id, "e": c.edition_id}, plain=True)
-            out[c.id] = [(int(cid), label) for cid, label in rows]
-    return out
+    held: dict[tuple[int, int], list[tuple[int, str | None]]] = {}
+    for g, e, cid, label in fetch_in(db, sql, {g.id for g in groups.values()}, plain=True):
+        held.setdefault((int(g), int(e)), []).append((int(cid), label))
+    return {
+        c.id: sorted(held.get((groups[c.id].id, c.edition_id), []))
+        for c in clauses
+        if c.id in groups
+    }
 
 
 def group_rows(db: Any, ids: Iterable[int]) -> list[Group]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -357,6 +357,7 @@ def search(
         newest = {
             r.group.id: newest_member(r.group.members, by_id) for r in batch if r.group.members
         }
+        _living_member(session, batch, newest, current_heads)
         rows = load_clauses(session, [cid for _e, cid in newest.values()])
         for r in batch:
             if r.group.id in newest:
@@ -390,6 +391,33 @@ def search(
     return SearchResult(
         query, "text", parsed.words, hits, fuzzy_words, translations, list(preferred), searched_as
     )
+
+
+def _living_member(
+    session: Any,
+    batch: list[Ranked],
+    newest: dict[int, tuple[int, int]],
+    current_heads: Callable[[set[int]], set[int]],
+) -> None:
+    """Where the newest edition holding a text prints it under several numbers, the clause
+    shown is one whose lineage goes on today, when one does: 2009-2015 printed "Second, the
+    active player gets priority. Players may cast spells and activate abilities." as 503.2,
+    511.2 and 513.2; the first two became today's 507.2 and 509.2, 513.2 ended in 2015. By
+    clause id alone the hit was 513.2 of 2015, obsolete, first for that sentence."""
+    twins = {
+        r.group.id: [c for e, c in r.group.members if e == newest[r.group.id][0]]
+        for r in batch
+        if r.group.id in newest
+    }
+    several = [c for clauses in twins.values() if len(clauses) > 1 for c in clauses]
+    if not several:
+        return
+    heads = lineage_heads(session, several)
+    living = current_heads(set(heads.values()))
+    for gid, clauses in twins.items():
+        alive = [c for c in clauses if heads.get(c) in living]
+        if len(clauses) > 1 and alive and newest[gid][1] not in alive:
+            newest[gid] = (newest[gid][0], max(alive))
 
 
 def _holds_unstored_word(parsed: ParsedQuery, vocab: list[tuple[str, str, str, int]]) -> bool:

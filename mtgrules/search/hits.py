@@ -308,6 +308,7 @@ def make_hits(
                 wanted.add(top[1])
     rows = load_clauses(db, wanted) if wanted else {}
     hits = []
+    shown_rows: list[Any] = []
     for i, lin in enumerate(groups):
         best = lin[0]
         members = {m for r in lin for m in r.group.members} | set(extra[i])
@@ -331,13 +332,13 @@ def make_hits(
         if not labels and label:
             labels = [label]
         info = by_id[c.edition_id]
-        by_edition = _labels_by_edition(members, labels_of)
         obsolete = bool(
             newest is not None
             and info.date
             and not any(e in newest for e in edition_ids)
             and any(by_id[n].language == info.language and by_id[n].date for n in newest)
         )
+        shown_rows.append(c)
         hits.append(
             Hit(
                 clause_id=c.id,
@@ -362,12 +363,26 @@ def make_hits(
                 labels=labels,
                 label_inferred=inferred,
                 partial=not best.features.full,
-                edition_labels=by_edition,
-                same_text=sorted(
-                    (lab for lab in by_edition.get(info.id, []) if lab != label), key=label_sort_key
-                ),
+                edition_labels=_labels_by_edition(members, labels_of),
                 obsolete=obsolete,
                 relevance=best.features.relevance(),
             )
         )
+    _name_same_texts(db, hits, shown_rows, by_id)
     return hits
+
+
+def _name_same_texts(
+    db: Any, hits: list[Hit], rows: list[Any], by_id: dict[int, EditionInfo]
+) -> None:
+    """Each hit's other numbers in its own edition for the very same text (Hit.same_text),
+    whichever lineage each number belongs to: today's 504.2, 507.2, 508.2 and 509.2 all
+    say "Second, the active player gets priority.", and each goes back its own way."""
+    from .backend import same_text_clauses
+
+    twins = same_text_clauses(db, rows, {c.edition_id: by_id[c.edition_id].language for c in rows})
+    for hit, c in zip(hits, rows, strict=True):
+        hit.same_text = sorted(
+            {lab for _cid, lab in twins.get(c.id, []) if lab and lab != hit.label},
+            key=label_sort_key,
+        )
