@@ -29,7 +29,15 @@ from typing import TYPE_CHECKING
 from .shipped import shipped_bytes
 from .store.sql import fetch
 from .text.fold import fold, folds_wide
-from .text.language import base_language, is_chinese, is_traditional_tag, same_tag, writing_of
+from .text.language import (
+    NOUN_ENDINGS,
+    base_language,
+    is_chinese,
+    is_traditional_tag,
+    noun_stems,
+    same_tag,
+    writing_of,
+)
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
@@ -70,6 +78,9 @@ class Termbase:
     # their fold loads OpenCC and the Han patterns (~10 ms), which a search for "stack"
     # (most searches: search runs this on every query) would pay for nothing.
     _wide: list[tuple[str, str, str]] = field(default_factory=list)
+    # Folded one-word forms of languages with noun endings, and each without its last vowel
+    # (lookup_inflected), built on its first use.
+    _stems: dict[str, set[tuple[str, str]]] = field(default_factory=dict)
 
     def add(self, concept: str, language: str, form: str) -> None:
         concept, language, form = concept.strip(), language.strip(), form.strip()
@@ -104,6 +115,27 @@ class Termbase:
         if folds_wide(key):
             self._fold_wide()
         return set(self._by_form.get(key, ()))
+
+    def lookup_inflected(self, word: str) -> set[tuple[str, str]]:
+        """(concept, language) pairs of which ``word`` (one folded word the termbase lists in
+        no language) is an inflected form: a noun ending of the form's language added to it,
+        or put in place of its last vowel (language.NOUN_ENDINGS: "spielsteinen" is the
+        German Spielstein, "cimiteri" the Italian cimitero)."""
+        if not self._stems:
+            for form, pairs in self._by_form.items():
+                inflecting = {p for p in pairs if base_language(p[1]) in NOUN_ENDINGS}
+                if " " in form or not inflecting:
+                    continue
+                self._stems.setdefault(form, set()).update(inflecting)
+                if form[-1] in "aeiouyаеиоуыэюя":
+                    self._stems.setdefault(form[:-1], set()).update(inflecting)
+        return {
+            (concept, language)
+            for base in NOUN_ENDINGS
+            for stem in noun_stems(word, base)
+            for concept, language in self._stems.get(stem, ())
+            if base_language(language) == base
+        }
 
     def forms(self, concept: str, language: str) -> list[str]:
         """The forms of ``concept`` in ``language`` ('zh' covers both Chinese scripts)."""

@@ -172,6 +172,23 @@ SHAPES = [
         "Russian terms in a phrase: the rules naming both zones",
     ),
     (
+        "was passiert mit Spielsteinen",
+        {},
+        lambda r: (
+            r["searched_as"] == {"en": ["token"]}
+            and r["hits"][0]["term"] == "Token"
+            and r["languages"] == ["de"]
+        ),
+        "a German term in the dative plural, a form the termbase does not list (Spielstein, "
+        "Spielsteine): before, 206.3b and 205.3m at 27% and 24%",
+    ),
+    (
+        "что происходит с фишкой",
+        {},
+        lambda r: r["searched_as"] == {"en": ["token"]} and r["hits"][0]["term"] == "Token",
+        "a Russian term in the instrumental (фишка, фишку listed)",
+    ),
+    (
         "警戒",
         {},
         lambda r: r["searched_as"] == {} and r["hits"][0]["language"] == "zh-Hans",

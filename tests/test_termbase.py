@@ -86,3 +86,25 @@ SENTENCES = [
 @pytest.mark.parametrize(("text", "language", "concepts"), SENTENCES)
 def test_the_new_columns_find_their_concepts(text, language, concepts):
     assert concepts <= set(find_terms(text, language))
+
+
+# (typed, the (concept, language) pairs it is an inflected form of, why). Each typed form is
+# one the termbase does not list; the forms it lists are in mtgrules/data/termbase.tsv.
+INFLECTED = [
+    ("Spielsteinen", {("token", "de")}, "German dative plural: Spielstein + en"),
+    ("Bibliotheken", {("library", "de")}, "German plural: Bibliothek + en"),
+    ("фишкой", {("token", "ru")}, "Russian instrumental: фишка, its -а replaced"),
+    ("кладбищем", {("graveyard", "ru")}, "Russian instrumental: кладбище, its -е replaced"),
+    ("Stapeln", {("stack", "de")}, "German dative plural: Stapel + n"),
+    ("Spielers", {("player", "de")}, "German genitive: Spieler + s"),
+    ("Kartoffel", set(), "no ending of any language leaves a form"),
+    ("Karren", set(), "Karr + en is no form (Karte is card)"),
+    ("Kar", set(), "too short a stem to compare"),
+]
+
+
+@pytest.mark.parametrize(("typed", "pairs", "why"), INFLECTED)
+def test_an_inflected_form_finds_its_term(typed, pairs, why):
+    termbase = shipped_termbase()
+    assert not termbase.lookup(typed), "a listed form: no test of the endings"
+    assert termbase.lookup_inflected(fold(typed)) == pairs, why

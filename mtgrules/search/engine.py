@@ -339,7 +339,10 @@ def search(
         and (not ranked or fuzzy_words or _holds_unstored_word(parsed, vocab))
     ):
         other = _terms_in_other_language(
-            termbase, fold_words(query), {e.language for e in editions}
+            termbase,
+            fold_words(query),
+            {e.language for e in editions},
+            {w for w, _lang, _lemma, docs in vocab if docs > 0},
         )
         if other is not None:
             written_in, target, forms = other
@@ -431,14 +434,16 @@ TERM_WORDS = 4
 
 
 def _terms_in_other_language(
-    termbase: Termbase, words: list[str], held: set[str]
+    termbase: Termbase, words: list[str], held: set[str], stored: set[str] = frozenset()
 ) -> tuple[str, str, list[str]] | None:
     """(the query's language, English, [its forms of the game terms the query holds, in one
     phrase]) when the query's words (folded) hold more of the termbase's terms in a language
     the store has no text in than in any language it has (Friedhof and Karte, German, where
     no English term is typed); None otherwise, or when the store has no English. Terms are
     looked up as runs of the query's words, the longest first (a dictionary lookup each:
-    no pattern is compiled)."""
+    no pattern is compiled). A word in no text of the store (not in ``stored``) that the
+    termbase lists in no form may be an inflected form of one: "mit Spielsteinen" holds
+    Spielstein (Termbase.lookup_inflected)."""
     if not any(same_language(h, SOURCE_LANGUAGE) for h in held):
         return None
     found: dict[str, list[str]] = {}
@@ -446,6 +451,8 @@ def _terms_in_other_language(
     while i < len(words):
         for n in range(min(TERM_WORDS, len(words) - i), 0, -1):
             matches = termbase.lookup(" ".join(words[i : i + n]))
+            if not matches and n == 1 and words[i] not in stored:
+                matches = termbase.lookup_inflected(words[i])
             if matches:
                 for concept, lang in sorted(matches):
                     found.setdefault(lang, []).append(concept)
