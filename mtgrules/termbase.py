@@ -30,7 +30,9 @@ from .shipped import shipped_bytes
 from .store.sql import fetch
 from .text.fold import fold, folds_wide
 from .text.language import (
+    COMPOUND_LINKS,
     NOUN_ENDINGS,
+    NOUN_STEM_AT_LEAST,
     base_language,
     is_chinese,
     is_traditional_tag,
@@ -136,6 +138,34 @@ class Termbase:
             for concept, language in self._stems.get(stem, ())
             if base_language(language) == base
         }
+
+    def lookup_compound(self, word: str) -> list[tuple[str, str]]:
+        """The game terms one folded ``word`` (listed in no form) is compounded of, in a
+        language that writes compounds as one word (language.COMPOUND_LINKS): its head, the
+        longest ending of it that is a form (or an inflected one) of that language, after
+        the term its first part is, when that is one too. "kreaturenkarte" -> creature,
+        card; "kampfschaden" -> damage (Kampf, combat, is no term here); [] when no ending
+        of the word is a term."""
+        for k in range(NOUN_STEM_AT_LEAST, len(word) - NOUN_STEM_AT_LEAST + 1):
+            head, first = word[k:], word[:k]
+            for base, links in COMPOUND_LINKS.items():
+                heads = self._in_language(head, base)
+                if not heads:
+                    continue
+                firsts: set[tuple[str, str]] = set()
+                for link in links:
+                    if first.endswith(link) and len(first) - len(link) >= NOUN_STEM_AT_LEAST:
+                        firsts = self._in_language(first[: len(first) - len(link)], base)
+                        if firsts:
+                            break
+                return sorted(firsts) + sorted(heads)
+        return []
+
+    def _in_language(self, word: str, base: str) -> set[tuple[str, str]]:
+        """The terms of language ``base`` that one folded ``word`` is a form of, as listed
+        or inflected."""
+        listed = self._by_form.get(word, set()) or self.lookup_inflected(word)
+        return {(c, lang) for c, lang in listed if base_language(lang) == base}
 
     def forms(self, concept: str, language: str) -> list[str]:
         """The forms of ``concept`` in ``language`` ('zh' covers both Chinese scripts)."""

@@ -189,6 +189,19 @@ SHAPES = [
         "a Russian term in the instrumental (фишка, фишку listed)",
     ),
     (
+        "Kampfschaden zuweisen",
+        {},
+        lambda r: r["searched_as"] == {"en": ["damage"]} and r["hits"][0]["term"] == "Damage",
+        "a German compound whose head is a term (Schaden): before, nothing matched",
+    ),
+    (
+        "qué pasa con las fichas",
+        {},
+        lambda r: r["searched_as"] == {"en": ["token"]} and r["hits"][0]["term"] == "Token",
+        "a Spanish term no text of the store holds (its Spanish is one page on 107.3), when "
+        "the words as typed find nothing: before, nothing matched",
+    ),
+    (
         "警戒",
         {},
         lambda r: r["searched_as"] == {} and r["hits"][0]["language"] == "zh-Hans",

@@ -108,3 +108,20 @@ def test_an_inflected_form_finds_its_term(typed, pairs, why):
     termbase = shipped_termbase()
     assert not termbase.lookup(typed), "a listed form: no test of the endings"
     assert termbase.lookup_inflected(fold(typed)) == pairs, why
+
+
+# (typed, the terms it is compounded of, in order, why): German writes a compound as one word.
+COMPOUNDS = [
+    ("Kreaturenkarte", [("creature", "de"), ("card", "de")], "Kreaturen + Karte"),
+    ("Friedhofskarten", [("graveyard", "de"), ("card", "de")], "Friedhof + s + Karten"),
+    ("Kampfschaden", [("damage", "de")], "Kampf (combat) is no term of the termbase: the head"),
+    ("Kartoffel", [], "no ending is a term"),
+    ("Lebenspunkte", [], "neither Leben nor Punkte is a term of the termbase"),
+]
+
+
+@pytest.mark.parametrize(("typed", "terms", "why"), COMPOUNDS)
+def test_a_compound_finds_its_terms(typed, terms, why):
+    termbase = shipped_termbase()
+    assert not termbase.lookup(typed), "a listed form: no test of compounding"
+    assert termbase.lookup_compound(fold(typed)) == terms, why

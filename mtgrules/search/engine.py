@@ -343,6 +343,7 @@ def search(
             fold_words(query),
             {e.language for e in editions},
             {w for w, _lang, _lemma, docs in vocab if docs > 0},
+            found_nothing=not ranked,
         )
         if other is not None:
             written_in, target, forms = other
@@ -434,7 +435,12 @@ TERM_WORDS = 4
 
 
 def _terms_in_other_language(
-    termbase: Termbase, words: list[str], held: set[str], stored: set[str] = frozenset()
+    termbase: Termbase,
+    words: list[str],
+    held: set[str],
+    stored: set[str] = frozenset(),
+    *,
+    found_nothing: bool = False,
 ) -> tuple[str, str, list[str]] | None:
     """(the query's language, English, [its forms of the game terms the query holds, in one
     phrase]) when the query's words (folded) hold more of the termbase's terms in a language
@@ -443,24 +449,35 @@ def _terms_in_other_language(
     looked up as runs of the query's words, the longest first (a dictionary lookup each:
     no pattern is compiled). A word in no text of the store (not in ``stored``) that the
     termbase lists in no form may be an inflected form of one: "mit Spielsteinen" holds
-    Spielstein (Termbase.lookup_inflected)."""
+    Spielstein (Termbase.lookup_inflected), or a compound of them ("Kreaturenkarte":
+    creature card, Termbase.lookup_compound).
+
+    ``found_nothing``: the query as typed found no text. Then the terms of a language the
+    store holds count as foreign too, English aside: "qué pasa con las fichas" in a store
+    whose Spanish is one page on rule 107.3 is searched as the English token."""
     if not any(same_language(h, SOURCE_LANGUAGE) for h in held):
         return None
     found: dict[str, list[str]] = {}
     i = 0
     while i < len(words):
         for n in range(min(TERM_WORDS, len(words) - i), 0, -1):
-            matches = termbase.lookup(" ".join(words[i : i + n]))
+            matches = sorted(termbase.lookup(" ".join(words[i : i + n])))
             if not matches and n == 1 and words[i] not in stored:
-                matches = termbase.lookup_inflected(words[i])
+                matches = sorted(termbase.lookup_inflected(words[i])) or termbase.lookup_compound(
+                    words[i]
+                )
             if matches:
-                for concept, lang in sorted(matches):
+                for concept, lang in matches:
                     found.setdefault(lang, []).append(concept)
                 i += n
                 break
         else:
             i += 1
-    is_held = {lang: any(same_tag(lang, h) for h in held) for lang in found}
+    is_held = {
+        lang: any(same_tag(lang, h) for h in held)
+        and (not found_nothing or same_language(lang, SOURCE_LANGUAGE))
+        for lang in found
+    }
     mine = max((len(c) for lang, c in found.items() if is_held[lang]), default=0)
     other = max(((len(c), lang) for lang, c in found.items() if not is_held[lang]), default=None)
     if other is None or other[0] <= mine:

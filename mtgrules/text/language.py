@@ -147,6 +147,12 @@ NOUN_ENDINGS = {
 NOUN_STEM_AT_LEAST = 4
 
 
+# Languages that write a compound noun as one word, its head last, and the letters that
+# may join its parts: German "Kampfschaden" is a Schaden (damage) of Kampf, "Kreaturenkarte"
+# a Karte (card) of Kreaturen, "Lebenspunkte" Leben + s + Punkte.
+COMPOUND_LINKS = {"de": ("s", "es", "n", "en", "e", "")}
+
+
 def noun_stems(word: str, language: str) -> list[str]:
     """What a folded ``word`` may be, before a noun ending of ``language`` was added: its
     stems, longest first ("spielsteinen" -> spielsteine, spielstein). Empty for a language
