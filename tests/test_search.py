@@ -189,6 +189,13 @@ SHAPES = [
         "a Russian term in the instrumental (фишка, фишку listed)",
     ),
     (
+        "토큰이 전장을 떠나면",
+        {},
+        lambda r: r["searched_as"] == {"en": ["token battlefield"]} and r["languages"] == ["ko"],
+        "Korean terms with their particles (토큰이, 전장을) on a store without Korean: before, "
+        "nothing matched",
+    ),
+    (
         "Kampfschaden zuweisen",
         {},
         lambda r: r["searched_as"] == {"en": ["damage"]} and r["hits"][0]["term"] == "Damage",

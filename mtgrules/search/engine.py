@@ -81,6 +81,7 @@ from .query import (
     han_words,
     index_tokens,
     kinds_of,
+    korean_stem,
     only_asks_or_cites,
     parse_query,
     stem,
@@ -449,8 +450,8 @@ def _terms_in_other_language(
     looked up as runs of the query's words, the longest first (a dictionary lookup each:
     no pattern is compiled). A word in no text of the store (not in ``stored``) that the
     termbase lists in no form may be an inflected form of one: "mit Spielsteinen" holds
-    Spielstein (Termbase.lookup_inflected), or a compound of them ("Kreaturenkarte":
-    creature card, Termbase.lookup_compound).
+    Spielstein (Termbase.lookup_inflected), a compound of them ("Kreaturenkarte":
+    creature card, Termbase.lookup_compound), or one with a Korean particle (토큰이).
 
     ``found_nothing``: the query as typed found no text. Then the terms of a language the
     store holds count as foreign too, English aside: "qué pasa con las fichas" in a store
@@ -463,8 +464,11 @@ def _terms_in_other_language(
         for n in range(min(TERM_WORDS, len(words) - i), 0, -1):
             matches = sorted(termbase.lookup(" ".join(words[i : i + n])))
             if not matches and n == 1 and words[i] not in stored:
-                matches = sorted(termbase.lookup_inflected(words[i])) or termbase.lookup_compound(
-                    words[i]
+                matches = (
+                    sorted(termbase.lookup_inflected(words[i]))
+                    or termbase.lookup_compound(words[i])
+                    # A Korean word carries its particle: 토큰이, 전장을.
+                    or sorted(termbase.lookup(korean_stem(words[i])))
                 )
             if matches:
                 for concept, lang in matches:
