@@ -1255,6 +1255,17 @@ LIVING_NUMBER_OF_A_REPEATED_TEXT = [
 ]
 
 
+def test_a_repeated_text_has_only_its_own_lineages_numbers(engine):
+    # The stored lineages (search_lineage, read by hand): of 2015's 503.2, 511.2 and 513.2,
+    # one sentence, 503.2 became today's 507.2, 511.2 today's 509.2, and 513.2 ended.
+    # Before, 509.2 listed all three as its former numbers.
+    with session_scope(engine, write=False) as s:
+        hits = search(s, "second the active player gets priority", limit=5).hits
+    hit = next(h for h in hits if h.label == "509.2")
+    assert "511.2" in hit.labels
+    assert not {"503.2", "513.2"} & set(hit.labels), hit.labels
+
+
 @pytest.mark.parametrize(("query", "why"), LIVING_NUMBER_OF_A_REPEATED_TEXT)
 def test_a_repeated_text_is_shown_under_a_living_number(engine, query, why):
     with session_scope(engine, write=False) as s:

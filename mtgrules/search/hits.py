@@ -199,6 +199,19 @@ def _inside(
     return row, row.label, bool(row.label_inferred)
 
 
+def _own_members(
+    matched: set[tuple[int, int]], lineage: list[tuple[int, int]]
+) -> set[tuple[int, int]]:
+    """The (edition, clause) pairs a hit stands for: its lineage's clauses, and the clauses
+    holding its matched texts in the editions where the lineage has none. In an edition where
+    it has one, the same text under another number is another rule's: 2009-2015 printed
+    "Second, the active player gets priority. Players may cast spells and activate abilities."
+    as 503.2, 511.2 and 513.2, and only 511.2 is the lineage of today's 509.2 (503.2 is
+    today's 507.2), so that 509.2 was not also 503.2 and 513.2."""
+    held = {e for e, _c in lineage}
+    return {(e, c) for e, c in matched if e not in held} | set(lineage)
+
+
 def _free(head: int | None, live_head: int | None, live: set[int]) -> bool:
     """Whether a text whose head is ``live_head`` may join a lineage headed ``head``: not
     when both are clauses of today's edition (two clauses today, whatever their words)."""
@@ -311,7 +324,7 @@ def make_hits(
     shown_rows: list[Any] = []
     for i, lin in enumerate(groups):
         best = lin[0]
-        members = {m for r in lin for m in r.group.members} | set(extra[i])
+        members = _own_members({m for r in lin for m in r.group.members}, extra[i])
         shown = max(lin, key=lambda r: rank[r.clause.edition_id])
         c, label, inferred = shown.clause, shown.label, shown.label_inferred
         if extra[i]:
