@@ -29,17 +29,7 @@ from typing import TYPE_CHECKING
 from .shipped import shipped_bytes
 from .store.sql import fetch
 from .text.fold import fold, folds_wide
-from .text.language import (
-    COMPOUND_LINKS,
-    NOUN_ENDINGS,
-    NOUN_STEM_AT_LEAST,
-    base_language,
-    is_chinese,
-    is_traditional_tag,
-    noun_stems,
-    same_tag,
-    writing_of,
-)
+from .text.language import base_language, is_chinese, is_traditional_tag, same_tag, writing_of
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
@@ -80,9 +70,6 @@ class Termbase:
     # their fold loads OpenCC and the Han patterns (~10 ms), which a search for "stack"
     # (most searches: search runs this on every query) would pay for nothing.
     _wide: list[tuple[str, str, str]] = field(default_factory=list)
-    # Folded one-word forms of languages with noun endings, and each without its last vowel
-    # (lookup_inflected), built on its first use.
-    _stems: dict[str, set[tuple[str, str]]] = field(default_factory=dict)
 
     def add(self, concept: str, language: str, form: str) -> None:
         concept, language, form = concept.strip(), language.strip(), form.strip()
@@ -117,55 +104,6 @@ class Termbase:
         if folds_wide(key):
             self._fold_wide()
         return set(self._by_form.get(key, ()))
-
-    def lookup_inflected(self, word: str) -> set[tuple[str, str]]:
-        """(concept, language) pairs of which ``word`` (one folded word the termbase lists in
-        no language) is an inflected form: a noun ending of the form's language added to it,
-        or put in place of its last vowel (language.NOUN_ENDINGS: "spielsteinen" is the
-        German Spielstein, "cimiteri" the Italian cimitero)."""
-        if not self._stems:
-            for form, pairs in self._by_form.items():
-                inflecting = {p for p in pairs if base_language(p[1]) in NOUN_ENDINGS}
-                if " " in form or not inflecting:
-                    continue
-                self._stems.setdefault(form, set()).update(inflecting)
-                if form[-1] in "aeiouyаеиоуыэюя":
-                    self._stems.setdefault(form[:-1], set()).update(inflecting)
-        return {
-            (concept, language)
-            for base in NOUN_ENDINGS
-            for stem in noun_stems(word, base)
-            for concept, language in self._stems.get(stem, ())
-            if base_language(language) == base
-        }
-
-    def lookup_compound(self, word: str) -> list[tuple[str, str]]:
-        """The game terms one folded ``word`` (listed in no form) is compounded of, in a
-        language that writes compounds as one word (language.COMPOUND_LINKS): its head, the
-        longest ending of it that is a form (or an inflected one) of that language, after
-        the term its first part is, when that is one too. "kreaturenkarte" -> creature,
-        card; "kampfschaden" -> damage (Kampf, combat, is no term here); [] when no ending
-        of the word is a term."""
-        for k in range(NOUN_STEM_AT_LEAST, len(word) - NOUN_STEM_AT_LEAST + 1):
-            head, first = word[k:], word[:k]
-            for base, links in COMPOUND_LINKS.items():
-                heads = self._in_language(head, base)
-                if not heads:
-                    continue
-                firsts: set[tuple[str, str]] = set()
-                for link in links:
-                    if first.endswith(link) and len(first) - len(link) >= NOUN_STEM_AT_LEAST:
-                        firsts = self._in_language(first[: len(first) - len(link)], base)
-                        if firsts:
-                            break
-                return sorted(firsts) + sorted(heads)
-        return []
-
-    def _in_language(self, word: str, base: str) -> set[tuple[str, str]]:
-        """The terms of language ``base`` that one folded ``word`` is a form of, as listed
-        or inflected."""
-        listed = self._by_form.get(word, set()) or self.lookup_inflected(word)
-        return {(c, lang) for c, lang in listed if base_language(lang) == base}
 
     def forms(self, concept: str, language: str) -> list[str]:
         """The forms of ``concept`` in ``language`` ('zh' covers both Chinese scripts)."""

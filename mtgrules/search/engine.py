@@ -66,6 +66,7 @@ from .backend import (
 from .crosslang import RENUMBERING, attach_aligned, concordant_groups
 from .fuzzy import MIN_FUZZY_LENGTH, corrections
 from .hits import Ranked, attach_labels, lineages, make_hits, newest_member
+from .inflection import compound_terms, inflected_terms
 from .query import (
     DEFAULT_LIMIT,
     MAX_LIMIT,
@@ -450,8 +451,8 @@ def _terms_in_other_language(
     looked up as runs of the query's words, the longest first (a dictionary lookup each:
     no pattern is compiled). A word in no text of the store (not in ``stored``) that the
     termbase lists in no form may be an inflected form of one: "mit Spielsteinen" holds
-    Spielstein (Termbase.lookup_inflected), a compound of them ("Kreaturenkarte":
-    creature card, Termbase.lookup_compound), or one with a Korean particle (토큰이).
+    Spielstein (inflection.inflected_terms), a compound of them ("Kreaturenkarte":
+    creature card, inflection.compound_terms), or one with a Korean particle (토큰이).
 
     ``found_nothing``: the query as typed found no text. Then the terms of a language the
     store holds count as foreign too, English aside: "qué pasa con las fichas" in a store
@@ -465,8 +466,8 @@ def _terms_in_other_language(
             matches = sorted(termbase.lookup(" ".join(words[i : i + n])))
             if not matches and n == 1 and words[i] not in stored:
                 matches = (
-                    sorted(termbase.lookup_inflected(words[i]))
-                    or termbase.lookup_compound(words[i])
+                    sorted(inflected_terms(termbase, words[i]))
+                    or compound_terms(termbase, words[i])
                     # A Korean word carries its particle: 토큰이, 전장을.
                     or sorted(termbase.lookup(korean_stem(words[i])))
                 )

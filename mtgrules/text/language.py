@@ -125,46 +125,6 @@ def writing_of(tag: str) -> str:
     return _WRITING.get(parts[0], "latin")
 
 
-# The case and number endings of nouns, by base language, as fold() writes them (й is и):
-# a game term typed in another form than the termbase lists ("mit Spielsteinen" for
-# Spielstein, "Kreaturen" for Kreatur, "cimiteri" for cimitero, "кладбищем" for кладбище).
-# An ending may replace the form's last vowel (pedina -> pedine, фишка -> фишкой), so it is
-# stripped from the word and the rest compared with the form, with or without that vowel.
-# English and the languages of whole words per character (zh, ja, ko) have none here:
-# English words are lemmatised from spaCy's tables, and the others do not inflect this way.
-NOUN_ENDINGS = {
-    "de": ("ern", "en", "er", "es", "e", "n", "s"),
-    "fr": ("s", "x"),
-    "es": ("es", "s"),
-    "pt": ("es", "s"),
-    "it": ("i", "e", "a", "o"),
-    "ru": (
-        "ами", "ями", "ах", "ях", "ам", "ям", "ов", "ев", "еи", "ои", "ом", "ем",
-        "ы", "и", "а", "я", "у", "ю", "е", "о",
-    ),
-}  # fmt: skip
-# The shortest stem an ending leaves that is compared: "Karten" -> karte, not "ka".
-NOUN_STEM_AT_LEAST = 4
-
-
-# Languages that write a compound noun as one word, its head last, and the letters that
-# may join its parts: German "Kampfschaden" is a Schaden (damage) of Kampf, "Kreaturenkarte"
-# a Karte (card) of Kreaturen, "Lebenspunkte" Leben + s + Punkte.
-COMPOUND_LINKS = {"de": ("s", "es", "n", "en", "e", "")}
-
-
-def noun_stems(word: str, language: str) -> list[str]:
-    """What a folded ``word`` may be, before a noun ending of ``language`` was added: its
-    stems, longest first ("spielsteinen" -> spielsteine, spielstein). Empty for a language
-    without NOUN_ENDINGS."""
-    out = []
-    for ending in NOUN_ENDINGS.get(base_language(language), ()):
-        stem = word[: -len(ending)]
-        if word.endswith(ending) and len(stem) >= NOUN_STEM_AT_LEAST:
-            out.append(stem)
-    return list(dict.fromkeys(out))
-
-
 def language_order(tag: str) -> tuple[int, str]:
     """Sort key: the display order, then unknown languages alphabetically."""
     for i, known in enumerate(DISPLAY_ORDER):
