@@ -243,6 +243,13 @@ class AppContext:
 
         with noting_unstored() as notes, self.session(write=False) as s:
             yield s
+            rules = [n.what[5:] for n in notes if n.what.startswith("rule ")]
+            if rules:
+                from .reports.common import older_alignments
+
+                if older_alignments(s):
+                    _say_older_alignments(rules)
+                    return
         _say_unstored(notes)
 
     @contextmanager
@@ -313,6 +320,18 @@ class AppContext:
 
 # In-memory alignment beyond this (seconds, in all) is worth a note on how to store it.
 UNSTORED_NOTE_FROM = 1.0
+
+
+def _say_older_alignments(rules: list[str]) -> None:
+    """One note on stderr when a rule was aligned in memory because the store's alignments
+    are an older aligner's: the history then stays within the rule, whatever it took."""
+    _say(
+        f"mtgrules: note: the store's alignments were made by another version of mtgrules, "
+        f"so rule {rules[0]} was aligned in memory, within the rule, and a clause renumbered "
+        f"from another rule shows as new; run `mtgrules ingest` to redo them (a read never "
+        f"writes the store)",
+        err=True,
+    )
 
 
 def _say_unstored(notes) -> None:

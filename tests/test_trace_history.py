@@ -81,3 +81,25 @@ def test_the_text_says_which_entry_the_sentence_left(archive_db) -> None:
     assert proc.returncode == 0, proc.stderr
     assert "2009-07-11  left the glossary (was glossary: X)" in proc.stdout
     assert "(unnumbered)" not in proc.stdout
+
+
+def test_a_store_aligned_by_another_version_says_so_until_an_ingest(store_copy) -> None:
+    """Alignments signed by another aligner are stale (align/signature.py): a read aligns
+    the rule in memory, within it, so 702.19 (Trample since 2014) loses 702.18 and 702.17,
+    its numbers before; it says so on stderr, and `mtgrules ingest` redoes them."""
+    from sqlalchemy import text
+
+    from mtgrules.store import open_store, session_scope
+
+    engine = open_store(str(store_copy))
+    with session_scope(engine) as s:
+        s.execute(text("UPDATE alignment SET signature = 'mtgrules-align/0.9;code=older'"))
+    engine.dispose()
+    stale = run_cli("trace", "702.19", db=store_copy)
+    assert stale.returncode == 0, stale.stderr
+    assert "made by another version of mtgrules" in stale.stderr
+    assert "mtgrules ingest" in stale.stderr and len(stale.stderr.splitlines()) == 1
+    assert run_cli("ingest", db=store_copy).returncode == 0
+    redone = run_cli("trace", "702.19", db=store_copy)
+    assert redone.returncode == 0 and redone.stderr == ""
+    assert "702.17  renumbered" in redone.stdout and "702.18  renumbered" in redone.stdout

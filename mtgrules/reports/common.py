@@ -159,3 +159,11 @@ def update_from_name(item: dict[str, Any]) -> str:
     if item["kind"] == "glossary":
         return update_item_name(item)
     return clause_name(item.get("from_label"), item["kind"], parent=item.get("parent"))
+
+
+def older_alignments(session: Session) -> bool:
+    """Whether an edition alignment the ingest stored was made by another version of the
+    aligner (align/signature.py): readers then align in memory until an ingest redoes it."""
+    from ..align.storage import edition_alignment_rows
+
+    return any(r.origin == "ingest" and not r.current for r in edition_alignment_rows(session))
