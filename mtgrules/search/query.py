@@ -163,8 +163,14 @@ def okurigana_forms(kanji: str, kana: str) -> tuple[str, ...]:
 
 
 # Full-text operators a user may type thinking they work; they would be searched as plain
-# words (every word is quoted), which is not what was meant: say so instead.
-_FTS_SYNTAX = re.compile(r"[*^]|\bNEAR\s*\(", re.I)
+# words (every word is quoted), which is not what was meant: say so instead. A star is the
+# prefix operator only glued to a word of a spaced script ("sta*"): standing alone, or
+# beside Japanese, Chinese or Korean text, it is the star of a power or toughness ("power
+# is *", "P/Tが*のクリーチャー", "공방이 *인 생물", as 208.2 writes it), which has no word to
+# search and is left out.
+_FTS_SYNTAX = re.compile(
+    r"(?<=[0-9a-z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff])\*|\^|\bNEAR\s*\(", re.I
+)
 
 
 def check_query(query: str) -> str:
