@@ -235,3 +235,45 @@ def test_migration_0011_reindexes_a_store_with_kana_or_hangul(cjk_store):
 def test_a_store_without_kana_or_hangul_is_left_as_it_is(corpus_engine):
     with corpus_engine.connect() as conn:
         assert not has_charwise_text(conn)
+
+
+# (query, the language of the glossary entry that comes first, why), on the corpus (Simplified
+# Chinese) with the Japanese translation: read in ja-2026-01-16 and cr-zh-2026-01-16.txt.
+KANJI_TERMS = [
+    (
+        "諜報",
+        "ja",
+        "the Japanese entry 諜報（ちょうほう）／Surveil; Chinese says 刺探 (谍报 is in a card name, 612.7 came first)",
+    ),
+    ("威迫", "ja", "the Japanese entry 威迫（いはく）／Menace alone"),
+    ("警戒", "zh-Hans", "an entry of both glossaries: Chinese, as before"),
+    (
+        "堆疊",
+        "zh-Hans",
+        "Traditional characters of the Chinese entry 堆叠 (Japanese says スタック)",
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def corpus_with_japanese(_corpus_template, tmp_path_factory):
+    from .conftest import copy_store
+
+    if not JA.is_file():
+        pytest.skip(f"{TRANSLATIONS} not present (the shared data)")
+    ref = copy_store(_corpus_template, tmp_path_factory.mktemp("corpus-ja"))
+    engine = open_store(str(ref))
+    with session_scope(engine) as s:
+        ingest_and_align(s, [JA], language="ja")
+    yield engine
+    engine.dispose()
+    drop_store(ref)
+
+
+@pytest.mark.parametrize(("query", "language", "why"), KANJI_TERMS)
+def test_a_kanji_term_of_the_japanese_glossary_alone_is_japanese(
+    corpus_with_japanese, query, language, why
+):
+    with session_scope(corpus_with_japanese, write=False) as s:
+        first = search(s, query, limit=3).hits[0]
+    assert first.kind == "glossary" and first.language == language, why

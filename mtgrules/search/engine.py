@@ -257,6 +257,8 @@ def search(
     )
     vocab += _guessed_rows(session, parsed.tokens, vocab)
     preferred = _preferred(query, language, term_languages, vocab)
+    if not language and _japanese_entry(session, parsed, preferred):
+        preferred = ["ja"]
     parsed = _with_lemmas(parsed, vocab, preferred)
     if any(same_language(p, SOURCE_LANGUAGE) for p in preferred):
         parsed = _with_opposites(parsed, {w for w, _lang, _lemma, docs in vocab if docs > 0})
@@ -664,6 +666,21 @@ def _preferred(
     ):
         return ["ja"]
     return spelled or vocabulary_language(vocab) or term_languages or ["en"]
+
+
+def _japanese_entry(session: Any, parsed: ParsedQuery, preferred: list[str]) -> bool:
+    """Whether a query read as Chinese (kanji alone) is exactly a term of the store's
+    Japanese glossary and of no Chinese one: 諜報 is the entry 諜報（ちょうほう）／Surveil,
+    and Chinese writes surveil 刺探 (谍报 only in a card's name). As _preferred says of the
+    termbase's 墓地, for the terms the termbase lacks. 警戒, an entry of both, stays Chinese."""
+    if not preferred or not all(same_language(p, "zh") for p in preferred):
+        return False
+    if not all(is_han(w) for w in parsed.words):
+        return False
+    langs = {g.language for g in glossary_groups(session, _glossary_keys(parsed, {}), None)}
+    return any(same_language(g, "ja") for g in langs) and not any(
+        same_language(g, "zh") for g in langs
+    )
 
 
 def vocabulary_language(vocab: list[tuple[str, str, str, int]]) -> list[str]:
