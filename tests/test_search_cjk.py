@@ -77,6 +77,7 @@ TERMS = [
     ("크리쳐가 데미지를 받으면", ["생물", "피해", "받으면"]),
     ("언제든지 항복할 수 있나요", ["언제든지", "패배", "인정"]),
     ("山札の一番上", ["ライブラリー", "一番上"]),  # 山札: the library
+    ("묘지에 있는 카드", ["무덤", "카드"]),  # 묘지: the graveyard, 무덤 in the translation
 ]
 
 # (query, the forms searched for its kanji): a lone kanji followed by kana is a verb or an
@@ -112,6 +113,13 @@ ANSWERS = [
     # first)
     ("언제든지 항복할 수 있나요", "104.3a", 1, "104.3a '패배를 인정할 수 있습니다' (concede)"),
     ("크리쳐가 블록하면", "509.1g", 3, "크리쳐 블록: 생물 방어, the translation's words"),
+    (
+        "트리거 동시에 터지면 누가 먼저 스택에 올려?",
+        "603.3b",
+        3,
+        "603.3b: triggered abilities (격발 능력) in APNAP order; 트리거 is the players' "
+        "word (before: not in the first ten)",
+    ),
     (
         "召喚酔いのクリーチャーで殴れる",
         "302.6",
