@@ -685,7 +685,7 @@ MINUS_AND_STAR = [
     (["-1/-1", "counters"], "704.5q", "704.5q: a +1/+1 and a -1/-1 counter on one permanent"),
     (["--limit", "2", "-1/-1"], "704.5q", "options before the query, as click allows"),
     (["*/*"], None, "the star of a characteristic-defining ability: searched, not refused"),
-    (["power", "is", "*"], None, "a star alone: the star of 208.2, not a prefix operator"),
+    (["power", "is", "*"], "208.2", "a star alone: 208.2's star (*), not a prefix operator"),
     (["P/Tが*のクリーチャーってどう数えるの？"], None, "a star beside Japanese text"),
     (["공방이 *인 생물은 어떻게 계산함?"], None, "a star before a Korean particle"),
 ]

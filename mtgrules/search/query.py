@@ -362,10 +362,29 @@ def _player_word(word: str, thesaurus: Thesaurus) -> str:
     return stemmed if thesaurus.knows(stemmed) else word
 
 
+# A star standing alone (not in a power and toughness such as */* or 1+*), and the word the
+# rules call it by: 208.2 "includes a star (*)", the Korean translation's 별표(*). The
+# Japanese writes the bare symbol, which has no word to search.
+_LONE_STAR = re.compile(r"(?<![0-9A-Za-z/+*\-])\*(?![0-9A-Za-z/+*\-])")
+
+
+def _star_as_word(query: str) -> str:
+    if "*" not in query:
+        return query
+    if any(is_hangul(ch) for ch in query):
+        word = "별표"
+    elif any(folds_wide(ch) for ch in query):
+        return query
+    else:
+        word = "star"
+    return _LONE_STAR.sub(f" {word} ", query)
+
+
 def parse_query(query: str) -> ParsedQuery:
     """Cut a checked query into terms. Stop words and question words go ("the stack" is
     stack; "how many cards in a starting hand" is cards, starting, hand) unless nothing
-    would be left."""
+    would be left. A star alone is the word the rules call it by ("power is *": star)."""
+    query = _star_as_word(query)
     typed = query_words_checked(query)
     # Players' words in the rules' words (thesaurus.py): "ETB" is enters the battlefield.
     thesaurus = shipped_thesaurus()
