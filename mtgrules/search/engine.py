@@ -467,11 +467,12 @@ def _terms_in_other_language(
         for n in range(min(TERM_WORDS, len(words) - i), 0, -1):
             matches = sorted(termbase.lookup(" ".join(words[i : i + n])))
             if not matches and n == 1 and words[i] not in stored:
+                # A Korean word carries its particle: 토큰이, 전장을.
+                stemmed = korean_stem(words[i])
                 matches = (
                     sorted(inflected_terms(termbase, words[i]))
                     or compound_terms(termbase, words[i])
-                    # A Korean word carries its particle: 토큰이, 전장을.
-                    or sorted(termbase.lookup(korean_stem(words[i])))
+                    or (sorted(termbase.lookup(stemmed)) if stemmed != words[i] else [])
                 )
             if matches:
                 for concept, lang in matches:

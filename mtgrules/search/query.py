@@ -371,13 +371,11 @@ _LONE_STAR = re.compile(r"(?<![0-9A-Za-z/+*\-])\*(?![0-9A-Za-z/+*\-])")
 def _star_as_word(query: str) -> str:
     if "*" not in query:
         return query
+    if not folds_wide(query):
+        return _LONE_STAR.sub(" star ", query)
     if any(is_hangul(ch) for ch in query):
-        word = "별표"
-    elif any(folds_wide(ch) for ch in query):
-        return query
-    else:
-        word = "star"
-    return _LONE_STAR.sub(f" {word} ", query)
+        return _LONE_STAR.sub(" 별표 ", query)
+    return query
 
 
 def parse_query(query: str) -> ParsedQuery:

@@ -57,14 +57,13 @@ def _where(label: str | None, kind: str, term: str | None, inferred: bool = Fals
 def _also(hit: Hit) -> str:
     """ "also in 17 editions, 2009-07-11 to 2025-11-14; 3 wordings; was 702.18, 702.17", and
     "same text as 806.2b" where the edition prints it under other numbers too."""
-    parts = []
-    if hit.same_text:
-        parts.append("same text as " + ", ".join(hit.same_text))
+    same = ["same text as " + ", ".join(hit.same_text)] if hit.same_text else []
     if hit.also_in == 0:
-        return "  (" + "; ".join(parts) + ")" if parts else ""
-    parts.insert(0, f"also in {hit.also_in} edition{'s' if hit.also_in > 1 else ''}")
+        return "  (" + same[0] + ")" if same else ""
+    also = f"also in {hit.also_in} edition{'s' if hit.also_in > 1 else ''}"
     if hit.first_date and hit.last_date and hit.first_date != hit.last_date:
-        parts[0] += f", {hit.first_date} to {hit.last_date}"
+        also += f", {hit.first_date} to {hit.last_date}"
+    parts = [also, *same]
     if hit.versions > 1:
         parts.append(f"{hit.versions} wordings")
     # A number the hit's edition still prints the text under is no former number.
