@@ -415,6 +415,12 @@ PLAYER_WORDS = [
         [("creature",), ("return",)],
         "comes back: return, the longest phrase first",
     ),
+    (
+        "me and my opp both have triggers",
+        [("player",), ("both",), ("trigger",)],
+        "two players named together: the rules' players (603.3b 'If multiple players have "
+        "triggered abilities')",
+    ),
     ("stack", [("stack",)], "a rules word: unchanged"),
     (
         "10 poison counters",
@@ -523,6 +529,13 @@ PLAYER_FIRST = [
         "can I look at my graveyard",
         ("rule", "404.2"),
         "404.2 'A player can examine the cards in any graveyard at any time': look, examine",
+    ),
+    (
+        "my opponent and i both have triggered abilities, who puts theirs on the stack first",
+        ("rule", "603.3b"),
+        "603.3b 'If multiple players have triggered abilities ... each player, in APNAP order, "
+        "puts triggered abilities they control on the stack': 'my opponent and i' is players "
+        "(before: 700.13 first, 603.3b second)",
     ),
     (
         "what if all players lose at the same time",
