@@ -583,6 +583,27 @@ def test_a_zone_named_with_its_kind_is_its_entry(engine, query, term, section):
     assert hits[1].label == section
 
 
+# A card type named with "cards" or "spells" is its entry, then its section (read in
+# cr-en-2026-01-16.txt: 714 "Saga Cards", 310 "Battles"): before, "battle cards" opened with
+# the entry Defense and "saga cards" with 714, the entry fourth. A kind of card that is an
+# entry whole stays that entry (Split Cards, Prototype Card, Permanent Card).
+@pytest.mark.parametrize(
+    "query, term, section",
+    [
+        ("saga cards", "Saga", "714"),
+        ("battle cards", "Battle", "310"),
+        ("split cards", "Split Cards", "709"),
+        ("prototype card", "Prototype Card", None),
+        ("permanent card", "Permanent Card", None),
+    ],
+)
+def test_a_card_type_named_with_cards_is_its_entry(engine, query, term, section):
+    hits = _search(engine, query, limit=3, language="en").hits
+    assert (hits[0].kind, hits[0].term) == ("glossary", term)
+    if section:
+        assert hits[1].label == section
+
+
 # The game's own verbs are in no dictionary, so spaCy's tables lack their forms: a typed
 # form whose regular base the texts hold goes to that base ("surveilling" found nothing,
 # "scrying" ranked 615.12a first).

@@ -958,11 +958,17 @@ def _compound_fixes(db: Any, words: list[str]) -> tuple[list[str], dict[str, lis
 
 
 def _glossary_keys(
-    parsed: ParsedQuery, fixes: dict[str, list[str]], *, as_typed: bool = False
+    parsed: ParsedQuery,
+    fixes: dict[str, list[str]],
+    *,
+    as_typed: bool = False,
+    object_named: bool = False,
 ) -> list[str]:
     """The exact glossary terms the query may name: as typed, with plurals made singular
     ("poison counters" -> Poison Counter), a mistyped word replaced by its correction.
-    ``as_typed``: only the forms the query's words make without a singular or a lemma."""
+    ``as_typed``: only the forms the query's words make without a singular or a lemma.
+    ``object_named``: only the term before a last word naming the object ("kindred cards"
+    -> Kindred), for a query that names no entry whole."""
     words = [fixes[w][0] if w in fixes else w for w in parsed.words]
     # Without the articles and question words around it: "the stack" is the entry Stack,
     # "what is a permanent" Permanent, "how does mulligan work" Mulligan.
@@ -986,6 +992,9 @@ def _glossary_keys(
     if len(core) > 2 and any(w in COMPARING for w in words):
         for piece in _pieces(core):
             forms.add(tuple(piece))
+    if object_named:
+        # Only the term before the object's noun (the caller asks when the whole is none).
+        forms = {tuple(core[:-1])} if len(core) > 1 and core[-1] in _OBJECT_WORDS else set()
     if as_typed:
         return sorted({term_key(" ".join(ws)) for ws in forms if ws})
     variants: set[str] = set()
@@ -993,12 +1002,21 @@ def _glossary_keys(
         singular = [_singular(w) for w in ws]
         variants |= {" ".join(ws), " ".join(singular), " ".join([*ws[:-1], singular[-1]])}
     # By lemmas too: "sacrificed" is the entry Sacrifice, "layers" the entry Layer.
-    if parsed.lemmas and len(parsed.lemmas) == len(parsed.tokens) and not fixes:
+    if (
+        parsed.lemmas
+        and len(parsed.lemmas) == len(parsed.tokens)
+        and not fixes
+        and not object_named
+    ):
         variants.add(" ".join(parsed.lemmas))
         variants.add(" ".join([*parsed.tokens[:-1], parsed.lemmas[-1]]))
     return sorted({term_key(v) for v in variants if v})
 
 
+# What a player adds after a card type's or a kind of card's name: "kindred cards" is the
+# entry Kindred, "dungeon cards" Dungeon, "saga cards" Saga. Read only where the whole is no
+# entry, as Permanent Card, Split Cards, Prototype Card and Permanent Spell are.
+_OBJECT_WORDS = frozenset({"card", "cards", "spell", "spells"})
 # What a player adds after a zone's or a keyword's name (no glossary term ends with them
 # but Public Zone and Hidden Zone, whose first word is no entry of its own).
 _KIND_WORDS = frozenset({"zone", "keyword", "mechanic"})
@@ -1169,6 +1187,12 @@ def _rank(
         for g in glossary_groups(db, _glossary_keys(parsed, fixes), None)
         if plan.languages is None or g.language in plan.languages
     ]
+    if not exact:
+        exact = [
+            g
+            for g in glossary_groups(db, _glossary_keys(parsed, fixes, object_named=True), None)
+            if plan.languages is None or g.language in plan.languages
+        ]
     # A glossary term the query holds among other words ("how many *poison counters* to
     # lose"): its entry and the rules it points to join the candidates.
     exact_ids = {g.id for g in exact}
