@@ -421,6 +421,11 @@ PLAYER_WORDS = [
         "two players named together: the rules' players (603.3b 'If multiple players have "
         "triggered abilities')",
     ),
+    (
+        "whose graveyard",
+        [("owner",), ("s",), ("graveyard",)],
+        "whose graveyard: the owner's graveyard, as 400.3 answers",
+    ),
     ("stack", [("stack",)], "a rules word: unchanged"),
     (
         "10 poison counters",
@@ -536,6 +541,13 @@ PLAYER_FIRST = [
         "603.3b 'If multiple players have triggered abilities ... each player, in APNAP order, "
         "puts triggered abilities they control on the stack': 'my opponent and i' is players "
         "(before: 700.13 first, 603.3b second)",
+    ),
+    (
+        "whose hand does a bounced creature go to",
+        ("rule", "400.3"),
+        "400.3 'If an object would go to any library, graveyard, or hand other than its "
+        "owner's, it goes to its owner's corresponding library, graveyard, or hand instead' "
+        "(before: 510.1 first, 400.3 not in five)",
     ),
     (
         "what if all players lose at the same time",
