@@ -72,6 +72,10 @@ TERMS = [
     ("탭된 생물로 방어할 수 있나요", ["탭", "생물", "방어"]),
     ("생명점이 0 이하가 되면 어떻게 되나요", ["생명점", "0", "이하"]),
     ("ひきわけ", ["ひきわけ"]),  # all hiragana: nothing else to search
+    # Casual Korean: this (time), right away, can't, do, all, what, become are talk, and a
+    # syllable such as 해 or 다 is inside a thousand words of the translation (피해, 해결)
+    ("이번 턴에 바로 공격 못 해?", ["턴에", "공격"]),
+    ("대지 다 탭하면 뭐가 돼?", ["대지", "탭"]),
     # Players' loanwords for the translation's native terms (data/player_words.tsv), read
     # through their particles: creature, damage; surrender for 패배를 인정 (104.3a)
     ("크리쳐가 데미지를 받으면", ["생물", "피해", "받으면"]),

@@ -105,7 +105,9 @@ HAN_QUESTION_WORDS = tuple(
 KOREAN_QUESTION_WORDS = frozenset(
     "어떻게 어떤 무엇 무엇인가요 뭔가요 언제 누가 누구 누구인가요 왜 어디 어디로 몇 수 때 것 경우 "
     "있나요 있습니까 있을까요 있는 되나요 됩니까 될까요 하나요 합니까 인가요 입니까 되면 하면 "
-    "및 또는 그 이 저 제 내 나".split()
+    "및 또는 그 이 저 제 내 나 "
+    # Casual talk: this (time), right away, can't, do, what, all, become, just.
+    "이번 바로 못 해 뭐 뭐가 다 돼 좀 그냥".split()
 )
 # What a Korean word carries after its stem (생물이, 생물들은, 공격하는, 탭된): particles,
 # the plural 들, and the endings of 하다 and 되다 verbs, longest first. The index stores Hangul
