@@ -76,6 +76,7 @@ TERMS = [
     # syllable such as 해 or 다 is inside a thousand words of the translation (피해, 해결)
     ("이번 턴에 바로 공격 못 해?", ["턴에", "공격"]),
     ("대지 다 탭하면 뭐가 돼?", ["대지", "탭"]),
+    ("카드가 없으면 짐?", ["카드", "없으면", "패배"]),  # 짐: lost, the rules' 패배
     # Players' loanwords for the translation's native terms (data/player_words.tsv), read
     # through their particles: creature, damage; surrender for 패배를 인정 (104.3a)
     ("크리쳐가 데미지를 받으면", ["생물", "피해", "받으면"]),
@@ -118,6 +119,13 @@ ANSWERS = [
     ("언제든지 항복할 수 있나요", "104.3a", 1, "104.3a '패배를 인정할 수 있습니다' (concede)"),
     ("크리쳐가 블록하면", "509.1g", 3, "크리쳐 블록: 생물 방어, the translation's words"),
     ("공방이 *인 생물은 어떻게 계산함?", "208.2", 1, "208.2 '별표(*)': the star as its word"),
+    (
+        "서고에 카드가 없으면 짐?",
+        "704.5b",
+        1,
+        "704.5b '서고에 카드가 없을 경우 ... 패배합니다': 짐 is the rules' 패배 (before: 401.7 "
+        "first)",
+    ),
     (
         "트리거 동시에 터지면 누가 먼저 스택에 올려?",
         "603.3b",
