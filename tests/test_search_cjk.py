@@ -14,6 +14,7 @@ import pytest
 
 from mtgrules.align.plan import ingest_and_align
 from mtgrules.search import search
+from mtgrules.search.fuzzy import katakana_correction
 from mtgrules.search.query import korean_stem, parse_query
 from mtgrules.search.render import render_search
 from mtgrules.store import open_store, session_scope
@@ -227,6 +228,45 @@ def test_an_aligned_japanese_heading_is_wrapped_to_the_width(cjk_store, width):
     assert any(a.language == "ja" for h in result.hits for a in h.aligned)
     text = render_search(result, width=width)
     assert max(columns(line) for line in text.splitlines()) <= width
+
+
+# (katakana word, the store's katakana words, its correction): a loanword spelled as players
+# say it is the translation's spelling, compared without long-vowel marks (ja-2026-01-16
+# writes クリンナップ・ステップ); the fewest edits win, then the nearest length.
+KATAKANA_FIXES = [
+    ("クリーンアップ", {"クリンナップ", "クリーチャー", "ステップ"}, "クリンナップ"),
+    ("プレーヤー", {"プレイ", "プレイヤー"}, "プレイヤー"),
+    ("トランプルー", {"トランプル", "ランプ"}, "トランプル"),
+    ("ステップ", {"スタック"}, None),  # two edits in four kana: too far
+    ("クリー", {"クリーチャー"}, None),  # too short to guess from
+    ("りんご", {"りんご"}, None),  # hiragana: not a loanword
+]
+
+
+@pytest.mark.parametrize(("word", "known", "fix"), KATAKANA_FIXES)
+def test_a_katakana_word_is_corrected_to_the_translations_spelling(word, known, fix):
+    assert katakana_correction(word, known) == fix
+
+
+@needs_translations
+@pytest.mark.parametrize(
+    ("query", "fix", "term"),
+    [
+        (
+            "クリーンアップ",
+            "クリンナップ",
+            "クリンナップ・ステップ（くりんなっぷすてっぷ）／Cleanup Step",
+        ),
+        ("プレーヤー", "プレイヤー", "プレイヤー（ぷれいやー）／Player"),
+    ],
+)
+def test_a_loanword_spelled_otherwise_finds_its_entry(cjk_store, query, fix, term):
+    """Before, クリーンアップ was searched as its longest beginning the index holds, クリー
+    (of クリーチャー), and found no cleanup step; the correction is reported, as a typo's."""
+    with session_scope(cjk_store, write=False) as s:
+        result = search(s, query, limit=3)
+    assert result.fuzzy_words == {query: [fix]}
+    assert (result.hits[0].kind, result.hits[0].term) == ("glossary", term)
 
 
 @needs_translations

@@ -409,6 +409,27 @@ def han_terms(db: Any) -> frozenset[str]:
     return per_index(db, "han_terms", build)
 
 
+def katakana_terms(db: Any) -> frozenset[str]:
+    """The store's own katakana words of three kana or more: the katakana runs of its
+    glossary terms (クリンナップ and ステップ of クリンナップ・ステップ), what a katakana word
+    the index lacks is matched against (fuzzy.katakana_correction). Kept per index."""
+
+    def build(db: Any) -> frozenset[str]:
+        sql = (
+            f"SELECT DISTINCT term FROM {GROUP_TABLE} WHERE kind = 'glossary' AND term IS NOT NULL"
+        )
+        words: set[str] = set()
+        for (term,) in fetch(db, sql):
+            words.update(w for w in fold_words(term) if len(w) >= 3 and is_katakana(w))
+        return frozenset(words)
+
+    return per_index(db, "katakana_terms", build)
+
+
+def is_katakana(word: str) -> bool:
+    return all("\u30a1" <= ch <= "\u30fc" for ch in word)
+
+
 def rule_groups(
     db: Any, label: str, edition_ids: list[int], kinds: Sequence[str] | None
 ) -> list[tuple[str, list[int], list[int]]]:

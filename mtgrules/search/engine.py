@@ -51,6 +51,7 @@ from .backend import (
     group_rows,
     groups_by_clause,
     han_terms,
+    katakana_terms,
     lineage_heads,
     load_clauses,
     load_members,
@@ -64,7 +65,7 @@ from .backend import (
     word_rows,
 )
 from .crosslang import RENUMBERING, attach_aligned, concordant_groups
-from .fuzzy import MIN_FUZZY_LENGTH, corrections
+from .fuzzy import MIN_FUZZY_LENGTH, corrections, katakana_correction
 from .hits import Ranked, attach_labels, lineages, make_hits, newest_member
 from .inflection import compound_terms, inflected_terms
 from .query import (
@@ -815,12 +816,20 @@ def _resolve_terms(
     that the rules never use."""
     terms: list[Term] = []
     unmatched: list[str] = []
+    kana_fixes: dict[str, list[str]] = {}
     for t in parsed.terms:
         if t.charwise and not is_han(t.alts[0]) and _df(db, t, dfs) == 0:
+            word = t.alts[0]
+            # A katakana word spelled otherwise by the translation: its glossary word
+            # (クリーンアップ -> クリンナップ), not its longest beginning (クリー, of クリーチャー).
+            fix = katakana_correction(word, katakana_terms(db))
+            if fix is not None and _df(db, Term((fix,)), dfs) > 0:
+                kana_fixes[word] = [fix]
+                terms.append(Term((fix,)))
+                continue
             # A kana or Hangul word the index does not hold: its longest beginning that it
             # does (a Korean verb's stem before an ending not cut: 받나요 -> 받; a katakana
             # word spelled shorter in the rules).
-            word = t.alts[0]
             for n in range(len(word) - 1, 0, -1):
                 if _df(db, Term((word[:n],)), dfs) > 0:
                     terms.append(Term((word[:n],)))
@@ -841,7 +850,7 @@ def _resolve_terms(
         terms = [Term((p,)) for run in unmatched for p in dict.fromkeys(han_pieces(run))]
     unknown = [t.alts[0] for t in terms if not t.charwise and document_count(db, Expr((t,))) == 0]
     if not unknown:
-        return terms, {}
+        return terms, kana_fixes
     from ..text.lemmas import common_words  # only for a word the store lacks
 
     # A word of the language that the rules never print is no typo ("pump", "rewind",
@@ -852,7 +861,7 @@ def _resolve_terms(
     fixes = corrections(db, [w for w in unknown if w not in common])
     if fixes:
         terms = [Term(tuple(fixes[t.alts[0]])) if t.alts[0] in fixes else t for t in terms]
-    return terms, fixes
+    return terms, {**kana_fixes, **fixes}
 
 
 def _phrase_fixes(db: Any, parsed: ParsedQuery) -> dict[str, list[str]]:

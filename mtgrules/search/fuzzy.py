@@ -9,10 +9,11 @@ are kept: "comander" is one edit from "commander", so nothing further away is se
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from ..text.fold import is_charwise
-from .backend import vocabulary
+from .backend import is_katakana, vocabulary
 
 FUZZY_PER_WORD = 3
 MIN_FUZZY_LENGTH = 4  # shorter words have too many neighbours to guess from
@@ -45,3 +46,29 @@ def corrections(db: Any, words: list[str]) -> dict[str, list[str]]:
         closest = sorted((w for w, d, _i in near if d == best), key=lambda w: (-vocab[w], w))
         out[word] = closest[:FUZZY_PER_WORD]
     return out
+
+
+# Japanese players spell a loanword as it sounds (クリーンアップ), translators as they
+# chose (ja-2026-01-16: クリンナップ・ステップ); a long vowel is written or not.
+LONG_VOWEL = "\u30fc"
+
+
+def katakana_correction(word: str, known: Iterable[str]) -> str | None:
+    """The nearest of the store's ``known`` katakana words to a katakana ``word`` the index
+    lacks, compared without long-vowel marks and at most max_edits apart; None if none is."""
+    if len(word) < MIN_FUZZY_LENGTH or not is_katakana(word):
+        return None
+    from rapidfuzz import process
+    from rapidfuzz.distance import OSA
+
+    key = word.replace(LONG_VOWEL, "")
+    near = process.extract(
+        key,
+        {w: w.replace(LONG_VOWEL, "") for w in known},
+        scorer=OSA.distance,
+        score_cutoff=max_edits(key),
+        limit=None,
+    )
+    # The fewest edits, then the length nearest the word's (プレーヤー: プレイヤー, not プレイ).
+    best = min(near, key=lambda n: (n[1], abs(len(n[2]) - len(word)), n[2]), default=None)
+    return best[2] if best else None
