@@ -270,6 +270,15 @@ def test_a_loanword_spelled_otherwise_finds_its_entry(cjk_store, query, fix, ter
 
 
 @needs_translations
+def test_a_japanese_players_die_is_the_rules_dies(cjk_store):
+    """死んだら (of 死ぬ, which ja-2026-01-16 never writes) is its 死亡（しぼう）／Die entry;
+    before, 死 was searched as a verb's stem and the Creature entry came first."""
+    with session_scope(cjk_store, write=False) as s:
+        hits = search(s, "クリーチャーが死んだら", limit=3).hits
+    assert (hits[0].kind, hits[0].term) == ("glossary", "死亡（しぼう）／Die")
+
+
+@needs_translations
 def test_the_japanese_glossary_entry_comes_first_then_its_rule(cjk_store):
     with session_scope(cjk_store, write=False) as s:
         hits = search(s, "トランプル", limit=3).hits
