@@ -120,6 +120,10 @@ ANSWERS = [
     ("언제든지 항복할 수 있나요", "104.3a", 1, "104.3a '패배를 인정할 수 있습니다' (concede)"),
     ("크리쳐가 블록하면", "509.1g", 3, "크리쳐 블록: 생물 방어, the translation's words"),
     ("공방이 *인 생물은 어떻게 계산함?", "208.2", 1, "208.2 '별표(*)': the star as its word"),
+    # A word with its particle names its section as the bare word does (before: 무덤에 opened
+    # with 107.9, 비행이란 with 702.17b)
+    ("무덤에", "404", 1, "404 '무덤', the graveyard: 에 is a particle"),
+    ("비행이란", "702.9", 1, "702.9 '비행', flying: 이란 asks what it is"),
     (
         "서고에 카드가 없으면 짐?",
         "704.5b",

@@ -115,7 +115,7 @@ KOREAN_QUESTION_WORDS = frozenset(
 KOREAN_ENDINGS = tuple(
     sorted(
         set(
-            "에서는 에게서 으로는 으로도 에서 에게 한테 께서 까지 부터 보다 처럼 으로 이나 이며 이고 "
+            "에서는 에게서 으로는 으로도 에서 에게 한테 께서 까지 부터 보다 처럼 으로 이나 이며 이고 이란 란 "
             "이라는 라는 이라 들이 들을 들은 들의 들에 들도 들로 들과 이 가 은 는 을 를 의 에 로 와 "
             "과 도 만 "
             "하였습니다 했습니다 합니다 하나요 하는지 하려면 하면 하는 하고 하여 해도 해야 했다 "
@@ -391,6 +391,9 @@ def parse_query(query: str) -> ParsedQuery:
     if any(folds_wide(w) for w in typed):
         thesaurus = thesaurus.with_wide
     marked = thesaurus.rewrite_marked([_player_word(w, thesaurus) for w in typed])
+    # A Korean word is its stem in every use, not only as a term: "플레인즈워커가" names the
+    # section 306 "플레인즈워커" as the bare word does.
+    marked = [(korean_stem(w) if is_hangul(w) else w, said) for w, said in marked]
     words = [w for w, _said in marked]
     tokens = index_tokens(query) if words == typed else index_tokens(" ".join(words))
     content = [i for i, (w, _s) in enumerate(marked) if w not in STOP_WORDS and not asks(w)]
