@@ -78,6 +78,8 @@ TERMS = [
     ("이번 턴에 바로 공격 못 해?", ["턴에", "공격"]),
     ("대지 다 탭하면 뭐가 돼?", ["대지", "탭"]),
     ("카드가 없으면 짐?", ["카드", "없으면", "패배"]),  # 짐: lost, the rules' 패배
+    ("새 카드 취급이야?", ["새", "카드", "취급"]),  # 이야: casual "is it"
+    ("추가 비용이 얼마나 돼?", ["추가", "비용"]),  # 얼마나: how much
     # Players' loanwords for the translation's native terms (data/player_words.tsv), read
     # through their particles: creature, damage; surrender for 패배를 인정 (104.3a)
     ("크리쳐가 데미지를 받으면", ["생물", "피해", "받으면"]),

@@ -107,7 +107,7 @@ KOREAN_QUESTION_WORDS = frozenset(
     "있나요 있습니까 있을까요 있는 되나요 됩니까 될까요 하나요 합니까 인가요 입니까 되면 하면 "
     "및 또는 그 이 저 제 내 나 "
     # Casual talk: this (time), right away, can't, do, what, all, become, just.
-    "이번 바로 못 해 뭐 뭐가 다 돼 좀 그냥".split()
+    "이번 바로 못 해 뭐 뭐가 다 돼 좀 그냥 얼마나 얼마 완전".split()
 )
 # What a Korean word carries after its stem (생물이, 생물들은, 공격하는, 탭된): particles,
 # the plural 들, and the endings of 하다 and 되다 verbs, longest first. The index stores Hangul
@@ -115,7 +115,7 @@ KOREAN_QUESTION_WORDS = frozenset(
 KOREAN_ENDINGS = tuple(
     sorted(
         set(
-            "에서는 에게서 으로는 으로도 에서 에게 한테 께서 까지 부터 보다 처럼 으로 이나 이며 이고 이란 란 "
+            "에서는 에게서 으로는 으로도 에서 에게 한테 께서 까지 부터 보다 처럼 으로 이나 이며 이고 이란 란 이야 이에요 예요 "
             "이라는 라는 이라 들이 들을 들은 들의 들에 들도 들로 들과 이 가 은 는 을 를 의 에 로 와 "
             "과 도 만 "
             "하였습니다 했습니다 합니다 하나요 하는지 하려면 하면 하는 하고 하여 해도 해야 했다 "
