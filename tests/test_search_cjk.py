@@ -122,6 +122,21 @@ ANSWERS = [
     ("언제든지 항복할 수 있나요", "104.3a", 1, "104.3a '패배를 인정할 수 있습니다' (concede)"),
     ("크리쳐가 블록하면", "509.1g", 3, "크리쳐 블록: 생물 방어, the translation's words"),
     ("공방이 *인 생물은 어떻게 계산함?", "208.2", 1, "208.2 '별표(*)': the star as its word"),
+    # A Japanese question's kana count too, as two-character runs: the rule saying it in the
+    # question's words comes first (before: 615.5, 707.12 and 704.6a)
+    (
+        "ダメージが軽減されたら、そのダメージは起こったことにならないのか",
+        "615.6",
+        1,
+        "615.6 '受けるダメージが軽減された場合、それは決して起こったことにならない'",
+    ),
+    ("呪文のコピーは唱えたことにならない", "707.10", 1, "707.10: a copy of a spell is not cast"),
+    (
+        "チームのライフはいくつから始まる",
+        "810.4",
+        1,
+        "810.4 'チームごとに合算され、30点から始まる'",
+    ),
     # A word with its particle names its section as the bare word does (before: 무덤에 opened
     # with 107.9, 비행이란 with 702.17b)
     ("무덤에", "404", 1, "404 '무덤', the graveyard: 에 is a particle"),
