@@ -261,6 +261,7 @@ KATAKANA_FIXES = [
     ("ステップ", {"スタック"}, None),  # two edits in four kana: too far
     ("クリー", {"クリーチャー"}, None),  # too short to guess from
     ("りんご", {"りんご"}, None),  # hiragana: not a loanword
+    ("ーーーー", {"ー", "ア"}, None),  # nothing left without the marks
 ]
 
 

@@ -56,12 +56,13 @@ LONG_VOWEL = "\u30fc"
 def katakana_correction(word: str, known: Iterable[str]) -> str | None:
     """The nearest of the store's ``known`` katakana words to a katakana ``word`` the index
     lacks, compared without long-vowel marks and at most max_edits apart; None if none is."""
-    if len(word) < MIN_FUZZY_LENGTH or not is_katakana(word):
+    key = word.replace(LONG_VOWEL, "")
+    # Three kana at least once the marks are dropped: fewer have too many neighbours.
+    if len(word) < MIN_FUZZY_LENGTH or len(key) < 3 or not is_katakana(word):
         return None
     from rapidfuzz import process
     from rapidfuzz.distance import OSA
 
-    key = word.replace(LONG_VOWEL, "")
     near = process.extract(
         key,
         {w: w.replace(LONG_VOWEL, "") for w in known},
