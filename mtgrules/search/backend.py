@@ -25,7 +25,7 @@ from ..store.search_index import (
     term_keys,
 )
 from ..store.sql import dialect_of, fetch, fetch_in, in_list, scalar, store_url
-from ..text.fold import fold_words, has_han, is_charwise, is_han
+from ..text.fold import KATAKANA_RANGES, fold_words, has_han, is_charwise, is_han
 from .query import Expr
 
 # ts_rank weights {D, C, B, A}: the glossary term (A) 5x the body (D), as bm25 on SQLite;
@@ -427,7 +427,9 @@ def katakana_terms(db: Any) -> frozenset[str]:
 
 
 def is_katakana(word: str) -> bool:
-    return all("\u30a1" <= ch <= "\u30fc" for ch in word)
+    """Whether every character is katakana (text/fold.py's ranges: the long-vowel mark ー
+    is one of them)."""
+    return bool(word) and all(any(lo <= ch <= hi for lo, hi in KATAKANA_RANGES) for ch in word)
 
 
 def rule_groups(

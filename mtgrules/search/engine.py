@@ -26,6 +26,7 @@ from ..store.search_index import term_key
 from ..termbase import Termbase, load_termbase
 from ..text.detect import spelled_languages
 from ..text.fold import fold_words, is_charwise, is_han
+from ..text.fold import pattern as fold_pattern
 from ..text.labels import closing_reference, match_rule_query, parent_of, rule_of, rules_in_query
 from ..text.language import (
     SOURCE_LANGUAGE,
@@ -1553,11 +1554,10 @@ VARIANT_CHAPTERS = ("8", "9")
 # relevance sets (eval_search.py): 0 -> 0.7216, 1 -> 0.7323, 2 -> 0.7401, 3 -> 0.7411,
 # 4 -> 0.7427, 8 -> 0.7423.
 KANA_PAIRS = 4.0
-_KANA = re.compile("[\u3041-\u30ff]")
 
 
 def _holds_kana(text: str) -> bool:
-    return _KANA.search(text) is not None
+    return fold_pattern("KANA").search(text) is not None
 
 
 def _char_pairs(tokens: Sequence[str]) -> frozenset[str]:
