@@ -968,18 +968,12 @@ def _compound_fixes(db: Any, words: list[str]) -> tuple[list[str], dict[str, lis
 
 
 def _glossary_keys(
-    parsed: ParsedQuery,
-    fixes: dict[str, list[str]],
-    *,
-    as_typed: bool = False,
-    object_named: bool = False,
+    parsed: ParsedQuery, fixes: dict[str, list[str]], *, as_typed: bool = False
 ) -> list[str]:
     """The exact glossary terms the query may name: as typed, with plurals made singular
     ("poison counters" -> Poison Counter), a mistyped word replaced by its correction.
-    ``as_typed``: only the forms the query's words make without a singular or a lemma.
-    ``object_named``: only the term before a last word naming the object ("kindred cards"
-    -> Kindred), for a query that names no entry whole."""
-    words = [fixes[w][0] if w in fixes else w for w in parsed.words]
+    ``as_typed``: only the forms the query's words make without a singular or a lemma."""
+    words = _fixed(parsed, fixes)
     # Without the articles and question words around it: "the stack" is the entry Stack,
     # "what is a permanent" Permanent, "how does mulligan work" Mulligan.
     core = _said(words)
@@ -1002,25 +996,37 @@ def _glossary_keys(
     if len(core) > 2 and any(w in COMPARING for w in words):
         for piece in _pieces(core):
             forms.add(tuple(piece))
-    if object_named:
-        # Only the term before the object's noun (the caller asks when the whole is none).
-        forms = {tuple(core[:-1])} if len(core) > 1 and core[-1] in _OBJECT_WORDS else set()
     if as_typed:
         return sorted({term_key(" ".join(ws)) for ws in forms if ws})
+    variants = _singular_variants(forms)
+    # By lemmas too: "sacrificed" is the entry Sacrifice, "layers" the entry Layer.
+    if parsed.lemmas and len(parsed.lemmas) == len(parsed.tokens) and not fixes:
+        variants.add(" ".join(parsed.lemmas))
+        variants.add(" ".join([*parsed.tokens[:-1], parsed.lemmas[-1]]))
+    return sorted({term_key(v) for v in variants if v})
+
+
+def _object_keys(parsed: ParsedQuery, fixes: dict[str, list[str]]) -> list[str]:
+    """The glossary term before a last word naming the kind of object ("kindred cards" ->
+    Kindred), with its singulars: asked for a query that names no entry whole."""
+    core = _said(_fixed(parsed, fixes))
+    if len(core) < 2 or core[-1] not in _OBJECT_WORDS:
+        return []
+    return sorted({term_key(v) for v in _singular_variants({tuple(core[:-1])}) if v})
+
+
+def _fixed(parsed: ParsedQuery, fixes: dict[str, list[str]]) -> list[str]:
+    """The query's words, a mistyped one replaced by its correction."""
+    return [fixes[w][0] if w in fixes else w for w in parsed.words]
+
+
+def _singular_variants(forms: set[tuple[str, ...]]) -> set[str]:
+    """Each form as typed, with every word singular, and with its last word singular."""
     variants: set[str] = set()
     for ws in forms:
         singular = [_singular(w) for w in ws]
         variants |= {" ".join(ws), " ".join(singular), " ".join([*ws[:-1], singular[-1]])}
-    # By lemmas too: "sacrificed" is the entry Sacrifice, "layers" the entry Layer.
-    if (
-        parsed.lemmas
-        and len(parsed.lemmas) == len(parsed.tokens)
-        and not fixes
-        and not object_named
-    ):
-        variants.add(" ".join(parsed.lemmas))
-        variants.add(" ".join([*parsed.tokens[:-1], parsed.lemmas[-1]]))
-    return sorted({term_key(v) for v in variants if v})
+    return variants
 
 
 # What a player adds after a card type's or a kind of card's name: "kindred cards" is the
@@ -1200,7 +1206,7 @@ def _rank(
     if not exact:
         exact = [
             g
-            for g in glossary_groups(db, _glossary_keys(parsed, fixes, object_named=True), None)
+            for g in glossary_groups(db, _object_keys(parsed, fixes), None)
             if plan.languages is None or g.language in plan.languages
         ]
     # A glossary term the query holds among other words ("how many *poison counters* to

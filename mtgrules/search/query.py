@@ -412,7 +412,8 @@ def parse_query(query: str) -> ParsedQuery:
             or okurigana_forms(w, after)
             or (w,)
         )
-        term = Term(tuple(dict.fromkeys(korean_stem(a) if is_hangul(a) else stem(a) for a in alts)))
+        # Korean words are stems already (above); stem leaves Hangul as it is.
+        term = Term(tuple(dict.fromkeys(stem(a) for a in alts)))
         if term not in terms:
             terms.append(term)
     return ParsedQuery(query, words, terms, tokens)
