@@ -66,7 +66,7 @@ from .backend import (
     word_rows,
 )
 from .crosslang import RENUMBERING, attach_aligned, concordant_groups
-from .fuzzy import MIN_FUZZY_LENGTH, corrections, katakana_correction
+from .fuzzy import MIN_FUZZY_LENGTH, american_spellings, corrections, katakana_correction
 from .hits import Ranked, attach_labels, lineages, make_hits, newest_member
 from .inflection import compound_terms, inflected_terms
 from .query import (
@@ -852,6 +852,19 @@ def _resolve_terms(
     unknown = [t.alts[0] for t in terms if not t.charwise and document_count(db, Expr((t,))) == 0]
     if not unknown:
         return terms, kana_fixes
+    # A British spelling ("defence", "armour") is a word of the language, which the typo
+    # check below would keep as typed: searched as the rules' American spelling instead.
+    spelt: dict[str, list[str]] = {}
+    for w in unknown:
+        for v in american_spellings(w):
+            if document_count(db, Expr((Term((v,)),))) > 0:
+                spelt[w] = [v]
+                break
+    if spelt:
+        terms = [Term(tuple(spelt[t.alts[0]])) if t.alts[0] in spelt else t for t in terms]
+        unknown = [w for w in unknown if w not in spelt]
+        if not unknown:
+            return terms, {**kana_fixes, **spelt}
     from ..text.lemmas import common_words  # only for a word the store lacks
 
     # A word of the language that the rules never print is no typo ("pump", "rewind",
@@ -862,7 +875,7 @@ def _resolve_terms(
     fixes = corrections(db, [w for w in unknown if w not in common])
     if fixes:
         terms = [Term(tuple(fixes[t.alts[0]])) if t.alts[0] in fixes else t for t in terms]
-    return terms, {**kana_fixes, **fixes}
+    return terms, {**kana_fixes, **spelt, **fixes}
 
 
 def _phrase_fixes(db: Any, parsed: ParsedQuery) -> dict[str, list[str]]:

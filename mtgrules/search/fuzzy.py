@@ -9,6 +9,7 @@ are kept: "comander" is one edit from "commander", so nothing further away is se
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -45,6 +46,33 @@ def corrections(db: Any, words: list[str]) -> dict[str, list[str]]:
         best = min(d for _w, d, _i in near)
         closest = sorted((w for w, d, _i in near if d == best), key=lambda w: (-vocab[w], w))
         out[word] = closest[:FUZZY_PER_WORD]
+    return out
+
+
+# The rules are written in American English (color, armor, defense, center); a player may
+# spell the British way. Each British ending and the American one, tried on a word the index
+# lacks: "defence" is an English word, so no typo to correct (engine._resolve_terms), but
+# the rules print it "defense".
+_BRITISH_ENDINGS = (
+    (re.compile(r"(?<=.)our(?=s?$|ed$|ing$|less$|ful$|ite$|ites$|able$)"), "or"),
+    (re.compile(r"(?<=.)ence(?=s?$)"), "ense"),
+    (re.compile(r"(?<=..)is(?=e$|es$|ed$|ing$|ation$|ations$)"), "iz"),
+    (re.compile(r"(?<=.)ys(?=e$|es$|ed$|ing$)"), "yz"),
+    (re.compile(r"(?<=..)tre(?=s?$)"), "ter"),
+    (re.compile(r"(?<=..)ogue(?=s?$)"), "og"),
+    (re.compile(r"(?<=[^aeiou][aeiou])ll(?=ed$|ing$|er$|ers$)"), "l"),
+    (re.compile(r"^grey"), "gray"),
+)
+
+
+def american_spellings(word: str) -> list[str]:
+    """The American spellings of a British-spelt word ("defence" -> "defense",
+    "armoured" -> "armored", "randomised" -> "randomized"), nothing for any other word."""
+    out = []
+    for pattern, american in _BRITISH_ENDINGS:
+        variant = pattern.sub(american, word)
+        if variant != word and variant not in out:
+            out.append(variant)
     return out
 
 
