@@ -18,7 +18,7 @@ from mtgrules.search.fuzzy import katakana_correction
 from mtgrules.search.query import korean_stem, parse_query
 from mtgrules.search.render import render_search
 from mtgrules.store import open_store, session_scope
-from mtgrules.store.search_index import has_charwise_text, term_key
+from mtgrules.store.search_index import has_charwise_text, term_key, term_keys
 from mtgrules.text.fold import fold, fold_words, index_words
 from mtgrules.text.width import columns
 
@@ -162,6 +162,11 @@ ANSWERS = [
         "302.6 (summoning sickness) 'そのクリーチャーでは攻撃できない', after the entry "
         "Summoning Sickness: 殴る is players' 攻撃する (before: third, after the entry Haste)",
     ),
+    # A title with its kind word (714 '서사시 카드', Saga Cards) or a word with its particle
+    # names the section's heading, as English "saga" names 714 (before: 704.5s first, and
+    # 512 before 513)
+    ("서사시는", "714", 1, "714 '서사시 카드': the term and a kind word"),
+    ("종료단에", "513", 1, "513 '종료단', the end step, with the particle 에"),
     (
         "쌍두거인전에서 팀 생명점은 몇으로 시작해요",
         "810.4",
@@ -210,6 +215,21 @@ def test_a_lone_kanji_before_kana_is_searched_with_its_ending(query, form, kanji
 @pytest.mark.parametrize(("term", "key"), KEYS)
 def test_a_japanese_glossary_heading_is_looked_up_by_its_term(term, key):
     assert term_key(term) == key
+
+
+# (glossary heading, its variants): a Japanese heading lists them with 、 as English does
+# with a comma, and each finds the entry
+VARIANT_KEYS = [
+    ("統率、統率領域（とうそつ、とうそつりょういき）／Command", ["統率", "統率領域"]),
+    ("ライフ、ライフ総量（らいふ、らいふそうりょう）／Life/Life Total", ["ライフ", "ライフ総量"]),
+    ("Kicker, Kicked", ["kicker", "kicked"]),
+    ("トランプル（とらんぷる）／Trample", []),
+]
+
+
+@pytest.mark.parametrize(("heading", "variants"), VARIANT_KEYS)
+def test_a_glossary_heading_is_looked_up_by_each_of_its_variants(heading, variants):
+    assert term_keys(heading)[1:] == [term_key(v) for v in variants]
 
 
 @pytest.fixture(scope="module")
@@ -298,6 +318,16 @@ def test_a_japanese_players_die_is_the_rules_dies(cjk_store):
     with session_scope(cjk_store, write=False) as s:
         hits = search(s, "クリーチャーが死んだら", limit=3).hits
     assert (hits[0].kind, hits[0].term) == ("glossary", "死亡（しぼう）／Die")
+
+
+@needs_translations
+def test_a_variant_of_a_japanese_heading_finds_the_entry_then_its_section(cjk_store):
+    # 統率、統率領域 is the entry for the command zone; before, 400.10 (the list of zones)
+    # came first and 408 eighth.
+    with session_scope(cjk_store, write=False) as s:
+        hits = search(s, "統率領域に", limit=3).hits
+    assert hits[0].kind == "glossary" and hits[0].term.startswith("統率、統率領域")
+    assert hits[1].label == "408"
 
 
 @needs_translations

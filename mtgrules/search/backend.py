@@ -237,7 +237,7 @@ def glossary_groups(db: Any, keys: Sequence[str], kinds: Sequence[str] | None) -
 
 
 def _variant_headings(db: Any) -> list[tuple[tuple, frozenset[str]]]:
-    """Each glossary heading with a comma (id, language, kind, term) beside the variants it
+    """Each glossary heading with a comma (or Japanese 、) (id, language, kind, term) beside the variants it
     lists. A scan of every glossary text (2 ms on the archive, asked several times per
     search), so kept per index."""
 
@@ -245,8 +245,8 @@ def _variant_headings(db: Any) -> list[tuple[tuple, frozenset[str]]]:
         rows = fetch(
             db,
             f"SELECT id, language, kind, term FROM {GROUP_TABLE} "
-            "WHERE term_key IS NOT NULL AND term LIKE :comma",
-            {"comma": "%,%"},
+            "WHERE term_key IS NOT NULL AND (term LIKE :comma OR term LIKE :ja_comma)",
+            {"comma": "%,%", "ja_comma": "%\u3001%"},
             plain=True,
         )
         found = [(tuple(r), frozenset(term_keys(r[3])[1:])) for r in rows]

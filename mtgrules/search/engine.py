@@ -1888,6 +1888,17 @@ def _naming_titles(
 ) -> list[_Candidate]:
     """Headings and keyword rules (a title only: "702.19 Trample") whose words, by lemma,
     are the query's searched words, give or take one ("Step", "The")."""
+    if terms and all(t.charwise for t in terms):
+        key = _charwise_title(" ".join(t.alts[0] for t in terms))
+        if len(key) < 2:
+            return []
+        return [
+            c
+            for c in live
+            if c.group.kind in ("heading", "rule")
+            and c.group.language is not None
+            and _charwise_title(clauses[samples[c.group.id]].norm) == key
+        ]
     wanted: list[set[str]] = [{*t.alts, *t.lemmas} for t in terms if not t.charwise]
     if not wanted or len(wanted) != len(terms) or len(wanted) > 4:
         return []
@@ -1912,6 +1923,24 @@ def _naming_titles(
         if covered and extra <= 1 and (extra == 0 or len(wanted) > 1):
             out.append(c)
     return out
+
+
+# The kind words a translation's title adds to a term, or a player's query to a title
+# (folded): 서사시 카드 and 英雄譚・カード are Saga Cards; 커맨드 구역 and 統率領域 are the
+# command zone, whose section both translations title 커맨드 and 統率, as English's is 408
+# Command.
+_CHARWISE_KIND_WORDS = ("카드", "구역", "カード", "领域")
+
+
+def _charwise_title(text: str) -> str:
+    """A title in Hangul, kana or Han as _naming_titles compares it: folded, without spaces,
+    the English after a slash (702.19 トランプル／Trample, 돌진 Trample) or a kind word."""
+    head = re.split("[／/]", text, maxsplit=1)[0]
+    key = "".join(w for w in term_key(head).split() if not w.isascii())
+    for kind in _CHARWISE_KIND_WORDS:
+        if key.endswith(kind) and len(key) > len(kind):
+            return key[: -len(kind)]
+    return key
 
 
 def _script(plan: _Plan) -> str | None:

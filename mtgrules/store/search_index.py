@@ -193,14 +193,21 @@ def term_key(term: str) -> str:
 _VARIANT_WORDS = 5
 
 
+# Japanese headings list them with the ideographic comma: 統率、統率領域（とうそつ、
+# とうそつりょういき）／Command is the entry for 統率 and for 統率領域 (the command zone).
+_VARIANT_SEPARATOR = re.compile("[,\u3001]")
+
+
 def term_keys(term: str) -> list[str]:
     """Every exact look-up a glossary heading answers: its ``term_key`` and, for a heading
     that lists variants, each of them ("kicker" and "kicked" find "Kicker, Kicked")."""
     whole = term_key(term)
     keys = [whole] if whole else []
-    if "," not in term or "." in _PARENTHESIS.sub("", term):
+    reading = _READING.match(term)
+    heading = reading.group(1) if reading else _PARENTHESIS.sub("", term)
+    if not _VARIANT_SEPARATOR.search(heading) or "." in heading:
         return keys
-    parts = [term_key(p) for p in _PARENTHESIS.sub("", term).split(",")]
+    parts = [term_key(p) for p in _VARIANT_SEPARATOR.split(heading)]
     if all(p and len(p.split()) <= _VARIANT_WORDS for p in parts):
         keys += [p for p in parts if p not in keys]
     return keys
