@@ -165,6 +165,14 @@ ANSWERS = [
     # A title with its kind word (714 '서사시 카드', Saga Cards) or a word with its particle
     # names the section's heading, as English "saga" names 714 (before: 704.5s first, and
     # 512 before 513)
+    (
+        "バウンスされたトークン",
+        "111.8",
+        1,
+        "バウンス (a bounce) is the rules' 手札に戻す; 111.8: a token that has left the "
+        "battlefield can't move to another zone (before: バウンス was searched as バンド, "
+        "banding, and 111.13 came first)",
+    ),
     ("서사시는", "714", 1, "714 '서사시 카드': the term and a kind word"),
     ("종료단에", "513", 1, "513 '종료단', the end step, with the particle 에"),
     (

@@ -1295,6 +1295,12 @@ PLAYER_WORDS_WITHIN_FIVE = [
         "802.1 'allow the active player to attack multiple other players': more than one is "
         "multiple (508.3e and 508.6 came first, 802.1 not in five)",
     ),
+    (
+        "do counters stay on a creature that changes zones",
+        "122.2",
+        "122.2 'Counters on an object are not retained if that object moves from one zone to "
+        "another': what stays, the rules say is retained (122.2 not in five before)",
+    ),
 ]
 
 
