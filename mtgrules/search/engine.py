@@ -1892,12 +1892,16 @@ def _naming_titles(
         key = _charwise_title(" ".join(t.alts[0] for t in terms))
         if len(key) < 2:
             return []
+        # A title is short: the query's words, a kind word and the English name beside
+        # them (トランプル／Trample) at most; longer texts are not folded to be compared.
+        longest = 4 * len(key) + 16
         return [
             c
             for c in live
             if c.group.kind in ("heading", "rule")
             and c.group.language is not None
-            and _charwise_title(clauses[samples[c.group.id]].norm) == key
+            and len(norm := clauses[samples[c.group.id]].norm) <= longest
+            and _charwise_title(norm) == key
         ]
     wanted: list[set[str]] = [{*t.alts, *t.lemmas} for t in terms if not t.charwise]
     if not wanted or len(wanted) != len(terms) or len(wanted) > 4:
