@@ -1440,6 +1440,14 @@ def test_two_terms_compared_are_their_two_entries(engine):
         ("what is the difference between exile and graveyard", {"Exile", "Graveyard"}),
         ("hexproof vs. shroud", {"Hexproof", "Shroud"}),
         ("difference between flash and flashback", {"Flash", "Flashback"}),
+        # The noun they share said once, after the last (before: Double Strike alone, and
+        # 603.2a, 313.4 for the abilities)
+        ("first vs double strike", {"First Strike", "Double Strike"}),
+        ("triggered vs activated abilities", {"Triggered Ability", "Activated Ability"}),
+        # ... or not at all: the glossary's two-word terms opening with each word that end
+        # with the same word (before: 616.2 and 313.4, rules that mention both)
+        ("prevention vs replacement", {"Prevention Effect", "Replacement Effect"}),
+        ("static vs triggered", {"Static Ability", "Triggered Ability"}),
     ],
 )
 def test_terms_compared_are_their_entries(engine, query, entries):

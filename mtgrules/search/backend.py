@@ -236,6 +236,21 @@ def glossary_groups(db: Any, keys: Sequence[str], kinds: Sequence[str] | None) -
     return [Group(r[0], 0.0, r[1], r[2], r[3]) for r in rows]
 
 
+def glossary_term_keys(db: Any) -> frozenset[str]:
+    """Every glossary entry's term key (search_index.term_key; about 1,600 in the archive's
+    120 editions), kept per index."""
+
+    def build(db: Any) -> frozenset[str]:
+        rows = fetch(
+            db,
+            f"SELECT DISTINCT term_key FROM {GROUP_TABLE} WHERE term_key IS NOT NULL",
+            plain=True,
+        )
+        return frozenset(r[0] for r in rows)
+
+    return per_index(db, "glossary_term_keys", build)
+
+
 def _variant_headings(db: Any) -> list[tuple[tuple, frozenset[str]]]:
     """Each glossary heading with a comma (or Japanese 、) (id, language, kind, term) beside the variants it
     lists. A scan of every glossary text (2 ms on the archive, asked several times per

@@ -48,6 +48,7 @@ from .backend import (
     document_count,
     feature_titles,
     glossary_groups,
+    glossary_term_keys,
     group_lemmas,
     group_rows,
     groups_by_clause,
@@ -1007,8 +1008,15 @@ def _glossary_keys(
     # Two terms compared are both asked about: "difference between exile and graveyard",
     # "hexproof vs shroud", "flash or flashback".
     if len(core) > 2 and any(w in COMPARING for w in words):
-        for piece in _pieces(core):
+        pieces = _pieces(core)
+        # A noun the compared terms share may be said once, after the last: "first vs
+        # double strike" compares First Strike, "triggered vs activated abilities"
+        # Triggered Ability.
+        tails = {tuple(p[1:]) for p in pieces if len(p) > 1}
+        for piece in pieces:
             forms.add(tuple(piece))
+            if len(piece) == 1:
+                forms.update((*piece, *tail) for tail in tails)
     if as_typed:
         return sorted({term_key(" ".join(ws)) for ws in forms if ws})
     variants = _singular_variants(forms)
@@ -1017,6 +1025,25 @@ def _glossary_keys(
         variants.add(" ".join(parsed.lemmas))
         variants.add(" ".join([*parsed.tokens[:-1], parsed.lemmas[-1]]))
     return sorted({term_key(v) for v in variants if v})
+
+
+def _elided_keys(db: Any, parsed: ParsedQuery, fixes: dict[str, list[str]]) -> list[str]:
+    """Compared words whose shared noun goes unsaid: "static vs triggered" compares Static
+    Ability and Triggered Ability, "prevention vs replacement" Prevention Effect and
+    Replacement Effect. The glossary's terms of two words opening with each word, whose
+    second word is the same for every one of them."""
+    words = _fixed(parsed, fixes)
+    if not any(w in COMPARING for w in words):
+        return []
+    pieces = _pieces(_said(words))
+    if len(pieces) < 2 or any(len(p) != 1 for p in pieces):
+        return []
+    pairs = [k.split() for k in glossary_term_keys(db) if k.count(" ") == 1]
+    shared: set[str] | None = None
+    for (word,) in pieces:
+        found = {second for first, second in pairs if first == word}
+        shared = found if shared is None else shared & found
+    return sorted(f"{word} {second}" for (word,) in pieces for second in shared or ())
 
 
 def _object_keys(parsed: ParsedQuery, fixes: dict[str, list[str]]) -> list[str]:
@@ -1039,6 +1066,10 @@ def _singular_variants(forms: set[tuple[str, ...]]) -> set[str]:
     for ws in forms:
         singular = [_singular(w) for w in ws]
         variants |= {" ".join(ws), " ".join(singular), " ".join([*ws[:-1], singular[-1]])}
+        # An English plural in -ies (abilities, bodies): _singular drops its -s only, as
+        # French and Spanish want (parties, series), so the -y form is added for the last.
+        if ws and len(ws[-1]) > 4 and ws[-1].endswith("ies"):
+            variants.add(" ".join([*ws[:-1], ws[-1][:-3] + "y"]))
     return variants
 
 
@@ -1213,7 +1244,9 @@ def _rank(
     # asked for: the entry is not shown then, but still says where the term is defined).
     exact = [
         g
-        for g in glossary_groups(db, _glossary_keys(parsed, fixes), None)
+        for g in glossary_groups(
+            db, _glossary_keys(parsed, fixes) + _elided_keys(db, parsed, fixes), None
+        )
         if plan.languages is None or g.language in plan.languages
     ]
     if not exact:
