@@ -200,6 +200,11 @@ CJK_QUESTIONS = [
     ("執行特殊動作之後誰得到優先權", "116.3", 3),  # Traditional, folded
     # search_relevance_holdout4.toml: 401.2 牌手不可查看或改变牌库的顺序 (看 alone finds 查看)
     ("可以看自己牌库里的牌吗", "401.2", 3),
+    # Chinese players' words (player_words.tsv, rows marked zh): 拦 is the rules' 阻挡
+    # (block), 没用完 their 未使用 (unspent). Before: 509.1a not in three (508.1f first);
+    # 106.4 not in three (the obsolete entry Mana Burn first).
+    ("横置的生物能拦人吗", "509.1a", 3),
+    ("没用完的法术力会怎样", "106.4", 1),
 ]
 
 # _subject_label: (label, the heading or keyword rule naming the one feature it is about),
@@ -932,6 +937,18 @@ def test_a_chinese_question_finds_its_rule(engine, query, rule, within):
     rules = [h for h in _search(engine, query, limit=10).hits if h.kind != "glossary"]
     assert rule in [h.label for h in rules[:within]]
     assert rules[0].language == "zh-Hans"
+
+
+def test_the_chinese_rows_are_read_in_chinese_questions_only():
+    """A row marked zh is one Han word, kept apart from the phrases: a Japanese row in kanji
+    (殴 for 攻撃) is never read in a Chinese question, nor a Chinese one in Japanese."""
+    table = shipped_thesaurus().with_wide
+    assert table.chinese["拦"] == (("阻挡",),)
+    assert table.chinese["装备"] == (("武具", "装备"),)
+    assert "殴" not in table.chinese and ("殴",) in table.phrases
+    assert ("拦",) not in table.phrases
+    with pytest.raises(ValueError, match="one word in Han"):
+        parse_thesaurus("横置 生物\t横置\tzh", wide=True)
 
 
 def test_question_words_are_not_searched_but_kept_in_the_phrase():

@@ -842,10 +842,18 @@ def _resolve_terms(
                 terms.append(t)
         elif t.charwise and len(t.alts[0]) >= 3 and _df(db, t, dfs) == 0:
             unmatched.append(t.alts[0])
+            # A Chinese player's word in the run (拦 for the rules' 阻挡, block) is cut as a
+            # word of its own and searched as the rules' words.
+            players = shipped_thesaurus().with_wide.chinese if is_han(t.alts[0]) else {}
             words = han_words(
-                t.alts[0], han_terms(db), lambda piece: _df(db, Term((piece,)), dfs) > 0
+                t.alts[0],
+                han_terms(db) | players.keys(),
+                lambda piece, players=players: piece in players or _df(db, Term((piece,)), dfs) > 0,
             )
-            terms += [Term((p,)) for p in words if Term((p,)) not in terms]
+            for p in words:
+                for alts in players.get(p, ((p,),)):
+                    if Term(alts) not in terms:
+                        terms.append(Term(alts))
         else:
             terms.append(t)
     if not terms:  # only asking words: search their pieces rather than nothing

@@ -8,7 +8,7 @@ It is apart from the termbase (termbase.py): a termbase row is one game term in 
 language, read by the aligner in the texts themselves and stored; this one is one-way,
 and read for queries alone. It is mostly English; a row in Hangul or Japanese script is a
 Korean or Japanese player's word for what that translation calls otherwise (크리쳐 for 생물,
-殴る for 攻撃).
+殴る for 攻撃), and a row marked zh a Chinese player's (拦 for 阻挡, block).
 
 A row is either a phrase (the player's words are replaced by the rules' words: the query's
 phrase and its glossary look-up use them too), or single words split by "|" (the player's
@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
 from ..shipped import shipped_bytes
-from ..text.fold import fold_words, folds_wide
+from ..text.fold import fold_words, folds_wide, is_han
 
 SHIPPED = "player_words.tsv"  # in mtgrules/data/
 
@@ -37,13 +37,20 @@ class Thesaurus:
     # such a word: folding Han loads OpenCC's tables (~40M instructions, a fifth of a
     # search's start-up), which an English query never needs.
     wide_lines: tuple[str, ...] = ()
+    # Chinese players' words (rows marked zh), each with the rules' terms it is searched as
+    # (one tuple of alternatives per term): a Chinese question is one run of Han, which
+    # engine._resolve_terms cuts into words, then reads these. Apart from the phrases, so
+    # that a Japanese row in kanji (殴 for 攻撃) is never read in a Chinese question.
+    chinese: dict[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
 
     @cached_property
     def with_wide(self) -> Thesaurus:
         """This table with its rows in wide scripts too."""
         wide = parse_thesaurus("\n".join(self.wide_lines), wide=True)
         return Thesaurus(
-            {**self.phrases, **wide.phrases}, {**self.alternatives, **wide.alternatives}
+            {**self.phrases, **wide.phrases},
+            {**self.alternatives, **wide.alternatives},
+            chinese=wide.chinese,
         )
 
     @property
@@ -101,11 +108,13 @@ def parse_thesaurus(text: str, *, wide: bool = False) -> Thesaurus:
     ``Thesaurus.with_wide`` unless ``wide`` (then they are parsed too)."""
     phrases: dict[tuple[str, ...], tuple[str, ...]] = {}
     alternatives: dict[str, tuple[str, ...]] = {}
+    chinese: dict[str, tuple[tuple[str, ...], ...]] = {}
     wide_lines: list[str] = []
     for line in text.splitlines():
         if not line.strip() or line.startswith("#"):
             continue
-        player, _, rules = line.partition("\t")
+        player, _, rest = line.partition("\t")
+        rules, _, language = rest.partition("\t")
         if not wide and folds_wide(line):
             wide_lines.append(line)
             continue
@@ -114,13 +123,21 @@ def parse_thesaurus(text: str, *, wide: bool = False) -> Thesaurus:
             continue  # the header row
         forms = [tuple(fold_words(f)) for f in rules.split("|")]
         forms = [f for f in forms if f]
+        if language.strip() == "zh":
+            if len(key) != 1 or not is_han(key[0]) or not forms:
+                raise ValueError(f"{SHIPPED}: '{line}': a Chinese row is one word in Han")
+            # One term of alternatives (未用|未使用), or the terms of one phrase.
+            chinese[key[0]] = (
+                (tuple(f[0] for f in forms),) if len(forms) > 1 else tuple((w,) for w in forms[0])
+            )
+            continue
         if len(forms) > 1 and len(key) == 1 and all(len(f) == 1 for f in forms):
             alternatives[key[0]] = tuple(f[0] for f in forms)
         elif len(forms) == 1:
             phrases[key] = forms[0]
         else:
             raise ValueError(f"{SHIPPED}: '{line}': alternatives are single words of one word")
-    return Thesaurus(phrases, alternatives, tuple(wide_lines))
+    return Thesaurus(phrases, alternatives, tuple(wide_lines), chinese)
 
 
 @lru_cache(maxsize=1)
