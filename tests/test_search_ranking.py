@@ -80,6 +80,25 @@ FIRST = [
     ("{E}", {}, ("glossary", "Energy Symbol", "en"), "a symbol typed alone is its entry"),
     ("{tk}", {}, ("glossary", "Ticket Symbol", "en"), "in any case"),
     ("stack", {"kind": "rules"}, ("heading", "405", "en"), "the rule the entry points to"),
+    (
+        "what does tapping mean",
+        {},
+        ("glossary", "Tap", "en"),
+        "the term a question asks about, without its closing 'mean', by its lemma (before: "
+        "Tap Symbol, then 107.5)",
+    ),
+    (
+        "what does it mean to exile",
+        {},
+        ("glossary", "Exile", "en"),
+        "'mean' opening the term (before: Collect Evidence, then 701.59a)",
+    ),
+    (
+        "what is sacrificing",
+        {},
+        ("glossary", "Sacrifice", "en"),
+        "by its lemma, after the asking words",
+    ),
 ]
 
 # (query, options, the hit in second place, why): after the exact entry, the rule it points to

@@ -1032,6 +1032,10 @@ def _glossary_keys(
     if parsed.lemmas and len(parsed.lemmas) == len(parsed.tokens) and not fixes:
         variants.add(" ".join(parsed.lemmas))
         variants.add(" ".join([*parsed.tokens[:-1], parsed.lemmas[-1]]))
+        # The term a question asks about, by its lemmas ("what does tapping mean": Tap).
+        lemma_of = dict(zip(parsed.tokens, parsed.lemmas, strict=True))
+        if core != words and all(w in lemma_of for w in core):
+            variants.add(" ".join(lemma_of[w] for w in core))
     return sorted({term_key(v) for v in variants if v})
 
 
@@ -1107,10 +1111,20 @@ _QUALITIES = frozenset(
 )
 
 
+# What closes or opens the term a question asks about ("what does tapping mean", "what does
+# it mean to exile"): searched, as a keyword's rule says what it "means", but no part of
+# the term.
+_MEANING = frozenset({"mean", "means"})
+
+
 def _said(words: list[str]) -> list[str]:
     """The words between the first and the last that say something (neither a stop word
-    nor a word that only asks)."""
+    nor a word that only asks, nor a question's closing "mean")."""
     said = [i for i, w in enumerate(words) if w not in STOP_WORDS and not asks(w)]
+    if len(said) > 1 and words[said[-1]] in _MEANING:
+        said.pop()
+    elif len(said) > 1 and words[said[0]] in _MEANING:  # "what does it mean to exile"
+        said.pop(0)
     return words[said[0] : said[-1] + 1] if said else words
 
 
