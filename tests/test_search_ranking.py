@@ -99,6 +99,12 @@ FIRST = [
         ("glossary", "Sacrifice", "en"),
         "by its lemma, after the asking words",
     ),
+    (
+        "when is concession allowed",
+        {},
+        ("glossary", "Concede", "en"),
+        "the rules name conceding by its verb only (before: 603.9 alone, by 'allowed')",
+    ),
 ]
 
 # (query, options, the hit in second place, why): after the exact entry, the rule it points to
