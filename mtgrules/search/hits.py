@@ -221,12 +221,15 @@ def _free(head: int | None, live_head: int | None, live: set[int]) -> bool:
 def _labels_by_edition(
     members: set[tuple[int, int]], labels_of: dict[int, str | None]
 ) -> dict[int, list[str]]:
+    # Only the labelled clauses are sorted: a glossary entry's lineage (no labels) holds up
+    # to one clause an edition of the archive's 120.
     out: dict[int, list[str]] = {}
-    for eid, cid in sorted(members):
-        label = labels_of.get(cid)
-        if label and label not in out.setdefault(eid, []):
-            out[eid].append(label)
-    return {e: labs for e, labs in out.items() if labs}
+    for eid, cid in sorted(m for m in members if labels_of.get(m[1])):
+        labels = out.setdefault(eid, [])
+        label = labels_of[cid]
+        if label not in labels:
+            labels.append(label)
+    return out
 
 
 def _fits(words: set[str], texts: list[set[str]], threshold: float) -> bool:

@@ -627,33 +627,44 @@ def _continue_glossary(
     if not successor:
         return
     editions = ", ".join(str(int(e)) for e in {*successor, *successor.values()})
-    entries: dict[tuple[int, str], int] = {}
-    by_edition: dict[int, list[tuple[int, str]]] = {}
+    # Sizes first (one grouped count): the terms are read, and folded, only for the editions
+    # around a gap, which most stores have none of.
+    size = dict(
+        conn.exec_driver_sql(
+            "SELECT edition_id, count(*) FROM clause WHERE kind = 'glossary' "
+            f"AND term IS NOT NULL AND edition_id IN ({editions}) GROUP BY edition_id"
+        ).fetchall()
+    )
+
+    def lost_glossary(edition: int | None, before: int) -> bool:
+        return edition is not None and size.get(edition, 0) * 2 < before
+
+    gaps: dict[int, int] = {}  # an edition before a gap -> the first whole edition after it
+    for eid, nxt in successor.items():
+        if size.get(eid) and lost_glossary(nxt, size[eid]):
+            after = nxt
+            while lost_glossary(after, size[eid]):
+                after = successor.get(after)
+            if after is not None:
+                gaps[eid] = after
+    if not gaps:
+        return
+    wanted = ", ".join(str(int(e)) for e in {*gaps, *gaps.values()})
+    terms: dict[int, list[tuple[int, str]]] = {}
     for cid, eid, term in conn.exec_driver_sql(
         "SELECT id, edition_id, term FROM clause WHERE kind = 'glossary' "
-        f"AND term IS NOT NULL AND edition_id IN ({editions}) ORDER BY id"
+        f"AND term IS NOT NULL AND edition_id IN ({wanted}) ORDER BY id"
     ).fetchall():
         key = term_key(term)
         if key:
-            entries.setdefault((eid, key), cid)
-            by_edition.setdefault(eid, []).append((cid, key))
-
-    def lost_glossary(edition: int, size: int) -> bool:
-        return len(by_edition.get(edition, ())) * 2 < size
-
-    for eid, found in by_edition.items():
-        size, nxt = len(found), successor.get(eid)
-        if nxt is None or not lost_glossary(nxt, size):
-            continue
-        for cid, key in found:
-            if cid in forward:
-                continue
-            after = nxt
-            while after is not None and lost_glossary(after, size):
-                after = successor.get(after)
-            target = entries.get((after, key)) if after is not None else None
-            if target is not None:
-                forward[cid] = (0.0, target)
+            terms.setdefault(eid, []).append((cid, key))
+    for eid, after in gaps.items():
+        entries: dict[str, int] = {}
+        for cid, key in terms.get(after, ()):
+            entries.setdefault(key, cid)
+        for cid, key in terms.get(eid, ()):
+            if cid not in forward and key in entries:
+                forward[cid] = (0.0, entries[key])
 
 
 def _stats(value) -> dict:
