@@ -302,7 +302,7 @@ def _index_rows(
         fresh.append((next_id, key, language, kind, term, norm))
         next_id += 1
     if fresh:
-        lemmas = _lemmas_of(conn, [(f[2], f[4], f[5]) for f in fresh])
+        words, lemmas = _lemmas_of(conn, [(f[2], f[4], f[5]) for f in fresh])
         groups = [
             (
                 gid,
@@ -335,7 +335,7 @@ def _index_rows(
             conn.exec_driver_sql(
                 f"INSERT INTO {FTS_TABLE} (rowid, body, term, lemma) VALUES (?, ?, ?, ?)", texts
             )
-        _count_words(conn, [(f[2], f[4], f[5]) for f in fresh], lemmas)
+        _count_words(conn, [f[2] for f in fresh], words, lemmas)
     conn.exec_driver_sql(
         f"INSERT INTO {MEMBER_TABLE} (group_id, edition_id, clause_id, label) "
         f"VALUES ({mark}, {mark}, {mark}, {mark})",
@@ -434,9 +434,11 @@ def text_words(term: str | None, norm: str) -> tuple[str, ...]:
     return index_words(f"{term} {norm}" if term else norm)
 
 
-def _lemmas_of(conn: Connection, texts: list[tuple[str, str | None, str]]) -> list[str]:
-    """Each (language, term, norm) text's lemmas, one per token of text_words, joined by
-    spaces (text/lemmas.py; a word with no lemma stands for itself)."""
+def _lemmas_of(
+    conn: Connection, texts: list[tuple[str, str | None, str]]
+) -> tuple[list[tuple[str, ...]], list[str]]:
+    """Each (language, term, norm) text's words (text_words) and its lemmas, one per word,
+    joined by spaces (text/lemmas.py; a word with no lemma stands for itself)."""
     from ..text.lemmas import has_lemmas, lemmatize
 
     known: dict[str, set[str]] = {}
@@ -470,11 +472,14 @@ def _lemmas_of(conn: Connection, texts: list[tuple[str, str | None, str]]) -> li
     for (language, _t, _n), ws in zip(texts, words, strict=True):
         table = lemma_of.get(language)
         out.append(" ".join([table[w] for w in ws] if table is not None else ws))
-    return out
+    return words, out
 
 
 def _count_words(
-    conn: Connection, texts: list[tuple[str, str | None, str]], lemmas: list[str]
+    conn: Connection,
+    languages: list[str],
+    words: list[tuple[str, ...]],
+    lemmas: list[str],
 ) -> None:
     """Add the words of new distinct texts to their language's vocabulary (word, lemma,
     how many texts hold it): what a query's words are looked up in, for their language and
@@ -486,8 +491,8 @@ def _count_words(
     # lemma is the same in every text of one batch (_lemmas_of), so this is the number of
     # texts that hold the word.
     held: dict[str, Counter] = {}
-    for (language, term, norm), lem in zip(texts, lemmas, strict=True):
-        pairs = set(zip(text_words(term, norm), lem.split(" "), strict=False))
+    for language, ws, lem in zip(languages, words, lemmas, strict=True):
+        pairs = set(zip(ws, lem.split(" "), strict=False))
         held.setdefault(language, Counter()).update(pairs)
     counts: dict[tuple[str, str], list] = {
         (w, language): [lm, n] for language, found in held.items() for (w, lm), n in found.items()
