@@ -52,6 +52,8 @@ UNSEEN_SETS = [
     Path(__file__).resolve().parent / "search_relevance_holdout21.toml",
     Path(__file__).resolve().parent / "search_relevance_holdout22.toml",
     Path(__file__).resolve().parent / "search_relevance_holdout23.toml",
+    Path(__file__).resolve().parent / "search_relevance_holdout24.toml",
+    Path(__file__).resolve().parent / "search_relevance_holdout25.toml",
 ]
 MIN_QUERIES = 40
 MIN_PER_LANGUAGE = 6
