@@ -976,6 +976,13 @@ def test_the_chinese_rows_are_read_in_chinese_questions_only():
         parse_thesaurus("横置 生物\t横置\tzh", wide=True)
 
 
+@pytest.mark.parametrize(("query", "entry"), [("拦", "阻挡"), ("攔", "阻挡")])
+def test_a_chinese_players_word_alone_is_the_rules_word(engine, query, entry):
+    # Before: "Nothing matches '拦'" (a run of one character, the index holds none).
+    hits = _search(engine, query, limit=3).hits
+    assert entry in [h.term for h in hits if h.kind == "glossary"]
+
+
 def test_question_words_are_not_searched_but_kept_in_the_phrase():
     parsed = parse_query("how many cards in a starting hand")
     assert [t.alts[0] for t in parsed.terms] == ["card", "starting", "hand"]

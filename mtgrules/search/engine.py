@@ -840,6 +840,11 @@ def _resolve_terms(
                 # None (a store without Japanese or Korean, a one-character word): searched
                 # as typed, it finds nothing, and says so.
                 terms.append(t)
+        elif is_han(t.alts[0]) and t.alts[0] in shipped_thesaurus().with_wide.chinese:
+            # A Chinese player's word typed alone (拦): the rules' words for it.
+            for alts in shipped_thesaurus().with_wide.chinese[t.alts[0]]:
+                if Term(alts) not in terms:
+                    terms.append(Term(alts))
         elif t.charwise and len(t.alts[0]) >= 3 and _df(db, t, dfs) == 0:
             unmatched.append(t.alts[0])
             # A Chinese player's word in the run (拦 for the rules' 阻挡, block) is cut as a
