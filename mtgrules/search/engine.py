@@ -1009,6 +1009,11 @@ def _glossary_keys(
     # entry In Play (Obsolete)).
     typed = fold_words(parsed.text)
     forms = {tuple(words), tuple(core), tuple(typed), tuple(_said(typed))}
+    # A Chinese player's word names the entry of the rules' word (拦: 阻挡, Block).
+    if any(is_han(w) for w in core):
+        chinese = shipped_thesaurus().with_wide.chinese
+        if any(w in chinese for w in core):
+            forms.add(tuple(w for c in core for w in chinese.get(c, ((c,),))[0][:1]))
     # A keyword with its parameter is the keyword: "scry 2", "ward 3", "protection from
     # red", "hexproof from black" (the rules write Scry N, Protection from [quality]).
     bare = _without_parameter(core)
