@@ -252,9 +252,9 @@ def glossary_term_keys(db: Any) -> frozenset[str]:
 
 
 def _variant_headings(db: Any) -> list[tuple[tuple, frozenset[str]]]:
-    """Each glossary heading with a comma (or Japanese 、) (id, language, kind, term) beside the variants it
-    lists. A scan of every glossary text (2 ms on the archive, asked several times per
-    search), so kept per index."""
+    """Each glossary heading with a comma or a Japanese 、 (id, language, kind, term) beside
+    the variants it lists. A scan of every glossary text (2 ms on the archive, asked several
+    times per search), so kept per index."""
 
     def build(db: Any) -> list[tuple[tuple, frozenset[str]]]:
         rows = fetch(

@@ -819,7 +819,15 @@ def _resolve_terms(
     terms: list[Term] = []
     unmatched: list[str] = []
     kana_fixes: dict[str, list[str]] = {}
+
+    def add(alternatives: Sequence[tuple[str, ...]]) -> None:
+        for alts in alternatives:
+            if Term(alts) not in terms:
+                terms.append(Term(alts))
+
     for t in parsed.terms:
+        # Chinese players' words (thesaurus.py, rows marked zh), read in a Han run only.
+        chinese = shipped_thesaurus().with_wide.chinese if is_han(t.alts[0]) else {}
         if t.charwise and not is_han(t.alts[0]) and _df(db, t, dfs) == 0:
             word = t.alts[0]
             # A katakana word spelled otherwise by the translation: its glossary word
@@ -840,25 +848,19 @@ def _resolve_terms(
                 # None (a store without Japanese or Korean, a one-character word): searched
                 # as typed, it finds nothing, and says so.
                 terms.append(t)
-        elif is_han(t.alts[0]) and t.alts[0] in shipped_thesaurus().with_wide.chinese:
-            # A Chinese player's word typed alone (拦): the rules' words for it.
-            for alts in shipped_thesaurus().with_wide.chinese[t.alts[0]]:
-                if Term(alts) not in terms:
-                    terms.append(Term(alts))
+        elif t.alts[0] in chinese:  # typed alone (拦): the rules' words for it (阻挡)
+            add(chinese[t.alts[0]])
         elif t.charwise and len(t.alts[0]) >= 3 and _df(db, t, dfs) == 0:
             unmatched.append(t.alts[0])
-            # A Chinese player's word in the run (拦 for the rules' 阻挡, block) is cut as a
-            # word of its own and searched as the rules' words.
-            players = shipped_thesaurus().with_wide.chinese if is_han(t.alts[0]) else {}
+            # A Chinese player's word in the run is cut as a word of its own, and searched
+            # as the rules' words.
             words = han_words(
                 t.alts[0],
-                han_terms(db) | players.keys(),
-                lambda piece, players=players: piece in players or _df(db, Term((piece,)), dfs) > 0,
+                han_terms(db) | chinese.keys(),
+                lambda piece, chinese=chinese: piece in chinese or _df(db, Term((piece,)), dfs) > 0,
             )
             for p in words:
-                for alts in players.get(p, ((p,),)):
-                    if Term(alts) not in terms:
-                        terms.append(Term(alts))
+                add(chinese.get(p, ((p,),)))
         else:
             terms.append(t)
     if not terms:  # only asking words: search their pieces rather than nothing
@@ -1013,7 +1015,8 @@ def _glossary_keys(
     if any(is_han(w) for w in core):
         chinese = shipped_thesaurus().with_wide.chinese
         if any(w in chinese for w in core):
-            forms.add(tuple(w for c in core for w in chinese.get(c, ((c,),))[0][:1]))
+            # Each term's first alternative: 装备 (武具|装备) names 武具.
+            forms.add(tuple(alts[0] for w in core for alts in chinese.get(w, ((w,),))))
     # A keyword with its parameter is the keyword: "scry 2", "ward 3", "protection from
     # red", "hexproof from black" (the rules write Scry N, Protection from [quality]).
     bare = _without_parameter(core)
