@@ -320,6 +320,36 @@ def test_a_loanword_spelled_otherwise_finds_its_entry(cjk_store, query, fix, ter
 
 
 @needs_translations
+@pytest.mark.parametrize(
+    ("query", "word", "rule"),
+    [
+        # The keyword rules print the English name beside the Korean (702.19. 돌진 Trample).
+        ("트램플", "돌진", "702.19"),
+        ("플래시", "섬광", "702.8"),
+        ("라이프링크 있는 생물이 피해를 입히면", "생명연결", "120.3f"),
+        # The termbase's Korean column (permanent: 지속물); 110's heading has no English.
+        ("퍼머넌트", "지속물", "110"),
+    ],
+)
+def test_a_korean_players_loanword_is_the_translations_word(cjk_store, query, word, rule):
+    """Before, a loanword the translation never writes was searched as its longest beginning
+    the index holds (트램 of 트램플) and found nothing about its keyword."""
+    with session_scope(cjk_store, write=False) as s:
+        result = search(s, query, limit=3)
+    loanword = query.split()[0]
+    assert result.fuzzy_words == {loanword: [word]}
+    assert rule in [h.label for h in result.hits[:3]]
+
+
+@needs_translations
+@pytest.mark.parametrize("query", ["페이징", "카드"])
+def test_the_translations_own_words_are_not_loanwords(cjk_store, query):
+    """페이징 is kormtgcr's word for phasing (702.25. 페이징 Phasing), 카드 its word for card."""
+    with session_scope(cjk_store, write=False) as s:
+        assert not search(s, query, limit=3).fuzzy_words
+
+
+@needs_translations
 def test_a_japanese_players_die_is_the_rules_dies(cjk_store):
     """死んだら (of 死ぬ, which ja-2026-01-16 never writes) is its 死亡（しぼう）／Die entry;
     before, 死 was searched as a verb's stem and the Creature entry came first."""

@@ -25,7 +25,7 @@ from ..store.search_index import (
     term_keys,
 )
 from ..store.sql import dialect_of, fetch, fetch_in, in_list, scalar, store_url
-from ..text.fold import KATAKANA_RANGES, fold_words, has_han, is_charwise, is_han
+from ..text.fold import KATAKANA_RANGES, fold_words, has_han, is_charwise, is_han, is_hangul
 from .query import Expr
 
 # ts_rank weights {D, C, B, A}: the glossary term (A) 5x the body (D), as bm25 on SQLite;
@@ -641,3 +641,35 @@ def feature_titles(db: Any, editions: Iterable[int]) -> list[Any]:
         f"WHERE edition_id IN ({in_list(ids)}) AND (kind = 'heading' OR "
         f"(kind = 'rule' AND parent IN ({', '.join(repr(p) for p in _KEYWORD_PARENTS)})))",
     )
+
+
+def bilingual_titles(db: Any) -> list[tuple[str, str]]:
+    """(English name, Korean word) of every title a Korean text prints both in, its word
+    first (the kormtgcr keyword rules: "702.2. 치명타 Deathtouch", "702.7. 선제공격 First
+    Strike"): what a Korean player's English loanword is matched to (loanword.py). Kept per
+    index."""
+
+    def build(db: Any) -> list[tuple[str, str]]:
+        sql = (
+            "SELECT DISTINCT c.norm FROM clause c JOIN edition e ON e.id = c.edition_id "
+            "WHERE e.language LIKE 'ko%' AND (c.kind = 'heading' OR (c.kind = 'rule' AND "
+            f"c.parent IN ({', '.join(repr(p) for p in _KEYWORD_PARENTS)})))"
+        )
+        out = []
+        for (norm,) in fetch(db, sql):
+            native, *english = norm.split()
+            if (
+                is_hangul(native)
+                and 0 < len(english) <= MAX_TITLE_WORDS
+                and all(
+                    w.replace("-", "").isascii() and w.replace("-", "").isalpha() for w in english
+                )
+            ):
+                out.append((" ".join(english), native))
+        return out
+
+    return per_index(db, "bilingual_titles", build)
+
+
+# A title longer than this is a sentence, not a name.
+MAX_TITLE_WORDS = 4

@@ -25,7 +25,7 @@ from ..store.queries import EditionInfo, filter_editions, list_editions
 from ..store.search_index import term_key
 from ..termbase import Termbase, load_termbase
 from ..text.detect import spelled_languages
-from ..text.fold import fold_words, is_charwise, is_han
+from ..text.fold import fold_words, is_charwise, is_han, is_hangul
 from ..text.fold import pattern as fold_pattern
 from ..text.labels import closing_reference, match_rule_query, parent_of, rule_of, rules_in_query
 from ..text.language import (
@@ -38,6 +38,7 @@ from ..text.language import (
 from .backend import (
     Group,
     average_lengths,
+    bilingual_titles,
     clause_editions,
     clause_kinds,
     clause_labels,
@@ -70,6 +71,7 @@ from .crosslang import RENUMBERING, attach_aligned, concordant_groups
 from .fuzzy import MIN_FUZZY_LENGTH, american_spellings, corrections, katakana_correction
 from .hits import Ranked, attach_labels, lineages, make_hits, newest_member
 from .inflection import compound_terms, inflected_terms
+from .loanword import LoanwordTable, loanword_forms, loanword_table
 from .query import (
     DEFAULT_LIMIT,
     MAX_LIMIT,
@@ -277,7 +279,7 @@ def search(
         restricted=bool(edition) or as_of is not None,
     )
     dfs: dict[Term, int] = {}
-    terms, fuzzy_words = _resolve_terms(session, parsed, dfs, preferred)
+    terms, fuzzy_words = _resolve_terms(session, parsed, dfs, preferred, termbase)
     ranked = _rank(
         plan,
         parsed,
@@ -810,7 +812,7 @@ def _df(db: Any, term: Term, cache: dict[Term, int]) -> int:
 
 
 def _resolve_terms(
-    db: Any, parsed: ParsedQuery, dfs: dict[Term, int], languages: list[str]
+    db: Any, parsed: ParsedQuery, dfs: dict[Term, int], languages: list[str], termbase: Termbase
 ) -> tuple[list[Term], dict[str, list[str]]]:
     """The terms to search: a Chinese run that matches nothing whole becomes the store's
     words it holds (query.han_words: 衍生物的拥有者是谁: 衍生物, 拥有者); a word the index does not hold becomes
@@ -836,6 +838,17 @@ def _resolve_terms(
             if fix is not None and _df(db, Term((fix,)), dfs) > 0:
                 kana_fixes[word] = [fix]
                 terms.append(Term((fix,)))
+                continue
+            # A Korean player's English loanword (데스터치): the translation's word for
+            # that name (치명타), not the longest beginning of the loanword (데스).
+            forms = [
+                f
+                for f in loanword_forms(word, _loanwords(db, termbase))
+                if _df(db, Term((f,)), dfs) > 0
+            ]
+            if forms:
+                kana_fixes[word] = forms
+                add([tuple(forms)])
                 continue
             # A kana or Hangul word the index does not hold: its longest beginning that it
             # does (a Korean verb's stem before an ending not cut: 받나요 -> 받; a katakana
@@ -892,6 +905,20 @@ def _resolve_terms(
     if fixes:
         terms = [Term(tuple(fixes[t.alts[0]])) if t.alts[0] in fixes else t for t in terms]
     return terms, {**kana_fixes, **spelt, **fixes}
+
+
+def _loanwords(db: Any, termbase: Termbase) -> LoanwordTable:
+    """The Korean words English loanwords are searched as (loanword.py): from the titles
+    the store's Korean texts print in both languages, and the termbase's Korean column."""
+
+    def build(db: Any) -> LoanwordTable:
+        pairs = list(bilingual_titles(db))
+        for forms in termbase.concepts.values():
+            korean = [f for lang, f in forms if lang == "ko" and is_hangul(f)]
+            pairs += [(f, k) for lang, f in forms if lang == "en" for k in korean]
+        return loanword_table(pairs)
+
+    return per_index(db, "loanwords", build)
 
 
 def _phrase_fixes(db: Any, parsed: ParsedQuery) -> dict[str, list[str]]:

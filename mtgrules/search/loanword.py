@@ -1,0 +1,204 @@
+"""English game words written in Hangul, as Korean players write them: 데스터치 for
+deathtouch, 캐스케이드 for cascade, 퍼머넌트 for permanent, 트램플 for trample. A Korean
+translation of the rules translates most of them (치명타, 연쇄, 지속물), so such a word matches
+nothing in it; here it is matched to the English name by its sound, then searched as the
+translation's own word for that name.
+
+The sound is compared as a skeleton of consonant classes, as Korean borrows English words:
+vowels and h dropped, voiced and voiceless alike (b/p/f/v, d/t, g/k), s, z, j, ch, sh and
+th alike (death -> 데스), r kept only before a vowel (permanent -> 퍼머넌트, trample ->
+트램플), a doubled class said once. 데스터치 and deathtouch are both T S T S; 퍼머넌트 and
+permanent P M N T. A skeleton of fewer than MIN_CLASSES classes says too little to match on.
+
+Which translated word an English name is comes from the store and the termbase, never from a
+list here: a translation that prints the English name beside its own in a title (the
+kormtgcr Korean keyword rules: "702.2. 치명타 Deathtouch"; the Japanese glossary:
+"探査（たんさ）／Delve"), and the termbase's Korean and Japanese columns (permanent: 지속물).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from difflib import SequenceMatcher
+
+from ..text.fold import is_hangul
+
+MIN_CLASSES = 3
+# A skeleton of only MIN_CLASSES classes is shared by many words (tapping and defining are
+# T P N): its English name must also be this near in vowels (SequenceMatcher ratio of the
+# two sounds: 플래시 and flash 0.89, 태핑 and defining 0.67).
+SHORT_NEAR = 0.75
+# The most translated words a loanword is searched as, when several English names sound alike.
+MAX_FORMS = 3
+
+_HANGUL_BASE = 0xAC00
+# The consonant classes of Hangul's 19 initial consonants (ㄱ ㄲ ㄴ ㄷ ㄸ ㄹ ㅁ ㅂ ㅃ ㅅ ㅆ ㅇ ㅈ
+# ㅉ ㅊ ㅋ ㅌ ㅍ ㅎ: an initial ㅇ is silent, ㅎ dropped as English h is) and 28 finals (none,
+# ㄱ ㄲ ㄳ ㄴ ㄵ ㄶ ㄷ ㄹ ㄺ ㄻ ㄼ ㄽ ㄾ ㄿ ㅀ ㅁ ㅂ ㅄ ㅅ ㅆ ㅇ ㅈ ㅊ ㅋ ㅌ ㅍ ㅎ: a final ㅇ is ng, said
+# as n is here).
+_INITIALS = (
+    "K",
+    "K",
+    "N",
+    "T",
+    "T",
+    "L",
+    "M",
+    "P",
+    "P",
+    "S",
+    "S",
+    "",
+    "S",
+    "S",
+    "S",
+    "K",
+    "T",
+    "P",
+    "",
+)
+_FINALS = (
+    "", "K", "K", "KS", "N", "NS", "N", "T", "L", "LK", "LM", "LP", "LS", "LT", "LP", "L",
+    "M", "P", "PS", "S", "S", "N", "S", "S", "K", "T", "P", "",
+)  # fmt: skip
+# Hangul's 21 vowels as the English vowel letters they most often write (ㅐ for the a of
+# flash and trample, ㅓ for the u of touch and shuffle; ㅡ, the vowel Korean adds between
+# consonants, as none): lower case, to tell apart English names whose consonants are alike
+# (deathtouch, targets).
+_MEDIALS = (
+    "a", "a", "a", "a", "u", "e", "u", "e", "o", "a", "a", "e", "o", "u", "o", "e", "i", "u",
+    "", "i", "i",
+)  # fmt: skip
+_VOWELS = frozenset("aeiouy")
+# English spellings of one sound, longest first: each gives its class ("" drops it).
+_SPELLINGS = (
+    ("tion", "SN"),
+    ("alk", "K"),  # walk, talk: the l is silent (planeswalker, 플레인즈워커)
+    ("sion", "SN"),
+    ("ture", "S"),
+    ("ph", "P"),
+    ("th", "S"),
+    ("ch", "S"),
+    ("sh", "S"),
+    ("ck", "K"),
+    ("qu", "K"),
+    ("gh", ""),
+    ("ng", "N"),
+    ("x", "KS"),
+)
+_LETTERS = {
+    **dict.fromkeys("bpfv", "P"),
+    **dict.fromkeys("dt", "T"),
+    **dict.fromkeys("kq", "K"),
+    **dict.fromkeys("sjz", "S"),
+    "m": "M",
+    "n": "N",
+    "l": "L",
+}
+
+
+def _collapse(classes: Iterable[str]) -> str:
+    """The classes with a repeated one said once (퍼머넌트's ㄴㄴ, trample's double l)."""
+    out: list[str] = []
+    for c in classes:
+        if c and (not out or out[-1] != c or c.islower()):
+            out.append(c)
+    return "".join(out)
+
+
+def _skeleton(sound: str) -> str:
+    """A sound's consonant classes only (upper case), a repeated one said once."""
+    return _collapse(c for c in sound if c.isupper())
+
+
+def hangul_sound(word: str) -> str | None:
+    """A Hangul word as consonant classes (upper case) and vowels (lower case), or None if
+    it is not all Hangul syllables."""
+    if not is_hangul(word):
+        return None
+    out: list[str] = []
+    for ch in word:
+        n = ord(ch) - _HANGUL_BASE
+        if not 0 <= n < 11172:  # a lone jamo: not a syllable
+            return None
+        initial, rest = divmod(n, 21 * 28)
+        out += [_INITIALS[initial], _MEDIALS[rest // 28], _FINALS[rest % 28]]
+    return _collapse("".join(out))
+
+
+def hangul_key(word: str) -> str | None:
+    """The consonant skeleton of a Hangul word, or None if it is not all Hangul syllables."""
+    sound = hangul_sound(word)
+    return None if sound is None else _skeleton(sound)
+
+
+def latin_keys(word: str) -> set[str]:
+    """The consonant skeletons an English word may be borrowed as: soft and hard c and g
+    both where English spells them alike (gi, ge: vigilance is 비질런스, gift 기프트)."""
+    return {k for k in (_skeleton(s) for s in latin_sounds(word)) if k}
+
+
+def latin_sounds(word: str) -> set[str]:
+    """An English word as consonant classes (upper case) and vowels (lower case, y as i),
+    in each of the readings latin_keys takes."""
+    word = "".join(c for c in word.lower() if c.isascii() and c.isalpha())
+    keys = [""]
+    i = 0
+    while i < len(word):
+        for spelling, cls in _SPELLINGS:
+            if word.startswith(spelling, i):
+                keys = [k + cls for k in keys]
+                i += len(spelling)
+                break
+        else:
+            c = word[i]
+            following = word[i + 1] if i + 1 < len(word) else ""
+            if c == "c":
+                options = ["S"] if following in ("e", "i", "y") else ["K"]
+            elif c == "g":
+                options = ["S", "K"] if following in ("e", "i", "y") else ["K"]
+            elif c == "r":
+                options = ["L"] if following in _VOWELS else [""]
+            elif c in _VOWELS:
+                options = ["i" if c == "y" else c]
+            else:
+                options = [_LETTERS.get(c, "")]
+            keys = [k + o for k in keys for o in options]
+            i += 1
+    return {_collapse(k) for k in keys}
+
+
+# Skeleton -> (the English name's sound, the translation's word), for each name.
+LoanwordTable = dict[str, list[tuple[str, str]]]
+
+
+def loanword_table(pairs: Iterable[tuple[str, str]]) -> LoanwordTable:
+    """The translated words by the skeleton of their English name (each pair: English name,
+    the translation's word); a name of several words by its words together (first strike:
+    퍼스트스트라이크)."""
+    table: LoanwordTable = {}
+    for english, native in pairs:
+        for sound in latin_sounds(english):
+            key = _skeleton(sound)
+            if len(key) >= MIN_CLASSES and (sound, native) not in table.setdefault(key, []):
+                table[key].append((sound, native))
+    return table
+
+
+def loanword_forms(word: str, table: LoanwordTable) -> list[str]:
+    """The translated words a Hangul loanword stands for (데스터치 -> 치명타), or none.
+    Where English names of the same consonants differ (deathtouch and the soft-g reading of
+    targets: T S T S both), the one whose vowels are nearest the loanword's."""
+    sound = hangul_sound(word)
+    if sound is None or len(_skeleton(sound)) < MIN_CLASSES:
+        return []
+    found = table.get(_skeleton(sound), [])
+    if not found:
+        return []
+    near = {native: 0.0 for _s, native in found}
+    for english, native in found:
+        near[native] = max(near[native], SequenceMatcher(None, sound, english).ratio())
+    best = max(near.values())
+    if len(_skeleton(sound)) == MIN_CLASSES and best < SHORT_NEAR:
+        return []
+    return [n for n, r in near.items() if r == best][:MAX_FORMS]

@@ -1,0 +1,76 @@
+"""A Korean player's English loanword, matched to the English name by its consonants
+(mtgrules/search/loanword.py). The pairs are the loanwords Korean players write and the
+names the kormtgcr translation prints beside its own words (702.2. 치명타 Deathtouch)."""
+
+import pytest
+
+from mtgrules.search.loanword import (
+    hangul_key,
+    latin_keys,
+    loanword_forms,
+    loanword_table,
+)
+
+# (loanword, English name, the skeleton both have): each said as Korean borrows it.
+SAME_SOUND = [
+    ("데스터치", "deathtouch", "TSTS"),  # th and ch as s
+    ("캐스케이드", "cascade", "KSKT"),  # c before a is k; the silent initial ㅇ
+    ("퍼머넌트", "permanent", "PMNT"),  # r before a consonant is not said; ㄴㄴ once
+    ("트램플", "trample", "TLMPL"),  # r before a vowel is l
+    ("플라잉", "flying", "PLN"),  # f is p; final ㅇ and ng alike
+    ("헥스프루프", "hexproof", "KSPLP"),  # h dropped; x is ks
+    ("비질런스", "vigilance", "PSLNS"),  # v is b; g before i may be soft
+    ("프로텍션", "protection", "PLTKSN"),  # -tion is 션
+    ("퍼스트스트라이크", "first strike", "PSTSTLK"),  # a name of two words, together
+    ("플레인즈워커", "planeswalker", "PLNSK"),  # the l of walk is silent
+]
+
+
+@pytest.mark.parametrize(("hangul", "english", "key"), SAME_SOUND)
+def test_a_loanword_and_its_english_name_sound_alike(hangul, english, key):
+    assert hangul_key(hangul) == key
+    assert key in latin_keys(english)
+
+
+@pytest.mark.parametrize(
+    ("hangul", "english"),
+    [("데스터치", "lifelink"), ("트램플", "trample counter"), ("퍼머넌트", "permanence")],
+)
+def test_other_names_do_not_match(hangul, english):
+    assert hangul_key(hangul) not in latin_keys(english)
+
+
+@pytest.mark.parametrize("word", ["deathtouch", "치명타 ", "ﾃﾞｽ", ""])
+def test_only_hangul_syllables_have_a_key(word):
+    assert hangul_key(word) is None
+
+
+# Names whose consonants are alike: the vowels decide, and a short skeleton must be near
+# in vowels too. The pairs are titles of ko-2020-09-25 and termbase rows.
+TABLE = loanword_table(
+    [
+        ("Deathtouch", "치명타"),
+        ("targets", "목표"),  # T S T S in its soft-g reading
+        ("Flash", "섬광"),
+        ("Prowess", "기량"),
+        ("players", "플레이어"),
+        ("Shuffle", "섞기"),
+        ("spell", "주문"),
+        ("defining", "정의"),
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    ("loanword", "forms"),
+    [
+        ("데스터치", ["치명타"]),
+        ("플래시", ["섬광"]),
+        ("셔플", ["섞기"]),
+        ("태핑", []),  # tapping is not in the table; defining shares T P N, not its vowels
+        ("스택", []),  # no name of that sound
+        ("마나", []),  # two classes say too little
+    ],
+)
+def test_a_loanword_is_the_translations_word_for_the_nearest_name(loanword, forms):
+    assert loanword_forms(loanword, TABLE) == forms
