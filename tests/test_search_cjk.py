@@ -408,6 +408,13 @@ KANJI_TERMS = [
     ("威迫", "ja", "the Japanese entry 威迫（いはく）／Menace alone"),
     ("警戒", "zh-Hans", "an entry of both glossaries: Chinese, as before"),
     (
+        "探査",
+        "ja",
+        "the Japanese entry 探査（たんさ）／Delve, with the Japanese form of 查: folded, it is "
+        "also the Chinese entry 探查 (investigate), which came first",
+    ),
+    ("探查", "zh-Hans", "the Chinese entry 探查 as Chinese writes it"),
+    (
         "堆疊",
         "zh-Hans",
         "Traditional characters of the Chinese entry 堆叠 (Japanese says スタック)",

@@ -678,15 +678,20 @@ def _japanese_entry(session: Any, parsed: ParsedQuery, preferred: list[str]) -> 
     """Whether a query read as Chinese (kanji alone) is exactly a term of the store's
     Japanese glossary and of no Chinese one: 諜報 is the entry 諜報（ちょうほう）／Surveil,
     and Chinese writes surveil 刺探 (谍报 only in a card's name). As _preferred says of the
-    termbase's 墓地, for the terms the termbase lacks. 警戒, an entry of both, stays Chinese."""
+    termbase's 墓地, for the terms the termbase lacks. 警戒, an entry of both, stays Chinese;
+    探査, an entry of both once folded, is Japanese as typed: 査 is the Japanese form of the
+    character Chinese writes 查 (Chinese 探查), and only the Japanese entry spells it so."""
     if not preferred or not all(same_language(p, "zh") for p in preferred):
         return False
     if not all(is_han(w) for w in parsed.words):
         return False
-    langs = {g.language for g in glossary_groups(session, _glossary_keys(parsed, {}), None)}
-    return any(same_language(g, "ja") for g in langs) and not any(
-        same_language(g, "zh") for g in langs
-    )
+    groups = glossary_groups(session, _glossary_keys(parsed, {}), None)
+    japanese = [g.term or "" for g in groups if same_language(g.language, "ja")]
+    chinese = [g.term or "" for g in groups if same_language(g.language, "zh")]
+    if not japanese or not chinese:
+        return bool(japanese)
+    typed = "".join(ch for ch in parsed.text if is_han(ch))
+    return any(typed in t for t in japanese) and not any(typed in t for t in chinese)
 
 
 def vocabulary_language(vocab: list[tuple[str, str, str, int]]) -> list[str]:
