@@ -230,6 +230,10 @@ CJK_QUESTIONS = [
     # 106.4 not in three (the obsolete entry Mana Burn first).
     ("横置的生物能拦人吗", "509.1a", 3),
     ("没用完的法术力会怎样", "106.4", 1),
+    # 坟场 is the players' 坟墓场 (graveyard), 同名 the rules' 相同名称 (same name). Before:
+    # 702.69 坟场风暴 (a keyword named with 坟场) first, 400.2 third; 704.5j third.
+    ("可以看对手坟场里的牌吗", "400.2", 2),
+    ("两个同名传奇", "704.5j", 1),
 ]
 
 # _subject_label: (label, the heading or keyword rule naming the one feature it is about),
@@ -1352,6 +1356,11 @@ PLAYER_WORDS_WITHIN_FIVE = [
         "122.2",
         "122.2 'Counters on an object are not retained if that object moves from one zone to "
         "another': what stays, the rules say is retained (122.2 not in five before)",
+    ),
+    (
+        "attack several opponents in one combat",
+        "802.1",
+        "802.1 'attack multiple other players': the opponents are players (not in five before)",
     ),
 ]
 
