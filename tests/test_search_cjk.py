@@ -15,7 +15,7 @@ import pytest
 from mtgrules.align.plan import ingest_and_align
 from mtgrules.search import search
 from mtgrules.search.fuzzy import katakana_correction
-from mtgrules.search.query import korean_stem, parse_query
+from mtgrules.search.query import japanese_compared, korean_stem, parse_query
 from mtgrules.search.render import render_search
 from mtgrules.store import open_store, session_scope
 from mtgrules.store.search_index import has_charwise_text, term_key, term_keys
@@ -347,6 +347,53 @@ def test_the_translations_own_words_are_not_loanwords(cjk_store, query):
     """페이징 is kormtgcr's word for phasing (702.25. 페이징 Phasing), 카드 its word for card."""
     with session_scope(cjk_store, write=False) as s:
         assert not search(s, query, limit=3).fuzzy_words
+
+
+@pytest.mark.parametrize(
+    ("query", "compared"),
+    [
+        ("追放と墓地の違い", ["追放", "墓地"]),
+        ("呪文と能力って何が違うの", ["呪文", "能力"]),
+        (
+            "攻撃クリーチャーとブロック・クリーチャーはどう違う？",
+            ["攻撃クリーチャー", "ブロック・クリーチャー"],
+        ),
+        ("生け贄に捧げると破壊の差", ["生け贄に捧げる", "破壊"]),
+        ("クリーチャーと戦う", []),  # と without a comparing word: no comparison
+        ("違いは何", []),
+    ],
+)
+def test_the_terms_a_japanese_comparison_joins(query, compared):
+    assert japanese_compared(query) == compared
+
+
+@needs_translations
+@pytest.mark.parametrize(
+    ("query", "entries"),
+    [
+        ("追放と墓地の違い", {"追放（ついほう）／Exile", "墓地（ぼち）／Graveyard"}),
+        ("呪文と能力って何が違うの", {"呪文（じゅもん）／Spell", "能力（のうりょく）／Ability"}),
+    ],
+)
+def test_a_japanese_comparison_opens_with_both_entries(cjk_store, query, entries):
+    """As "exile vs graveyard" does in English. Before: 704.6d, 122.1h, 400.1 and an entry
+    neither names (作製／Craft) for the first; 704.4 and three rules for the second."""
+    with session_scope(cjk_store, write=False) as s:
+        hits = search(s, query, limit=4).hits
+    assert {h.term for h in hits[:2]} == entries
+
+
+@pytest.mark.parametrize(
+    ("query", "searched"),
+    [
+        # 차이 (difference) and 달라요 (differ) ask, as "difference" does; 랑 is "and".
+        ("격발 능력이랑 정적 능력 차이", [("격발",), ("능력",), ("정적",)]),
+        ("순간마법과 집중마법은 뭐가 달라요", [("순간마법",), ("집중마법",)]),
+        ("피해를 받는 거랑 생명점을 잃는 거", [("피해",), ("받는",), ("생명점",), ("잃는",)]),
+    ],
+)
+def test_a_korean_comparisons_asking_words_are_not_searched(query, searched):
+    assert [t.alts for t in parse_query(query).terms] == searched
 
 
 @needs_translations

@@ -86,6 +86,7 @@ from .query import (
     han_pieces,
     han_words,
     index_tokens,
+    japanese_compared,
     kinds_of,
     korean_stem,
     only_asks_or_cites,
@@ -1070,6 +1071,8 @@ def _glossary_keys(
             forms.add(tuple(piece))
             if len(piece) == 1:
                 forms.update((*piece, *tail) for tail in tails)
+    # A Japanese comparison ("オーナーとコントローラーの違いは") asks about both terms too.
+    forms.update(tuple(fold_words(p)) for p in japanese_compared(parsed.text))
     if as_typed:
         return sorted({term_key(" ".join(ws)) for ws in forms if ws})
     variants = _singular_variants(forms)

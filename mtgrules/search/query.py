@@ -107,7 +107,10 @@ KOREAN_QUESTION_WORDS = frozenset(
     "있나요 있습니까 있을까요 있는 되나요 됩니까 될까요 하나요 합니까 인가요 입니까 되면 하면 "
     "및 또는 그 이 저 제 내 나 "
     # Casual talk: this (time), right away, can't, do, what, all, become, just.
-    "이번 바로 못 해 뭐 뭐가 다 돼 좀 그냥 얼마나 얼마 완전".split()
+    "이번 바로 못 해 뭐 뭐가 다 돼 좀 그냥 얼마나 얼마 완전 "
+    # A comparison's words (difference, differ, what is it), as "difference" and "versus"
+    # are QUESTION_WORDS; 거 (thing) closes a verb said as a noun (잃는 거랑: losing).
+    "차이 차이점 달라요 다른가요 다른 다르다 다른지 뭐예요 뭔지 거 거랑".split()
 )
 # What a Korean word carries after its stem (생물이, 생물들은, 공격하는, 탭된): particles,
 # the plural 들, and the endings of 하다 and 되다 verbs, longest first. The index stores Hangul
@@ -117,7 +120,7 @@ KOREAN_ENDINGS = tuple(
         set(
             "에서는 에게서 으로는 으로도 에서 에게 한테 께서 까지 부터 보다 처럼 으로 이나 이며 이고 이란 란 이야 이에요 예요 "
             "이라는 라는 이라 들이 들을 들은 들의 들에 들도 들로 들과 이 가 은 는 을 를 의 에 로 와 "
-            "과 도 만 "
+            "과 도 만 이랑 랑 "
             "하였습니다 했습니다 합니다 하나요 하는지 하려면 하면 하는 하고 하여 해도 해야 했다 "
             "한다 하지 할 한 되었습니다 됩니다 되나요 되는 되면 되어 된다 되지 돼도 될 된".split()
         ),
@@ -466,6 +469,20 @@ def asks_permission(words: list[str]) -> bool:
     return any(
         tuple(words[i : i + len(p)]) == p for p in _PERMISSION_PHRASES for i in range(len(words))
     )
+
+
+# A Japanese comparison: two terms joined by と before the word that compares (違い, 違う,
+# 差), with the particles and asking words between ("オーナーとコントローラーの違い",
+# "インスタントとソーサリーって何が違うの", "AとBはどう違う").
+_JAPANESE_COMPARISON = re.compile(
+    r"^\s*(.+?)と(.+?)(?:って|では|は|の|が|で)?(?:何が|なにが|どう|どこが)?(?:違|ちが|差)"
+)
+
+
+def japanese_compared(text: str) -> list[str]:
+    """The two terms a Japanese comparison joins, as typed; none if it compares nothing."""
+    m = _JAPANESE_COMPARISON.match(text)
+    return [p.strip() for p in m.groups()] if m else []
 
 
 def korean_stem(word: str) -> str:
