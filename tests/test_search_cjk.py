@@ -397,6 +397,37 @@ def test_a_korean_comparisons_asking_words_are_not_searched(query, searched):
 
 
 @needs_translations
+@pytest.mark.parametrize(
+    ("query", "names", "first"),
+    [
+        # The Japanese glossary prints each term's English name (先制攻撃（…）／First Strike):
+        # both entries open the comparison (before: 702.4 and 702.7, no entry).
+        (
+            "first strikeとdouble strikeの違い",
+            {"first strike": ["先制攻撃"], "double strike": ["二段攻撃"]},
+            "先制攻撃（せんせいこうげき）／First Strike",
+        ),
+        # A player's abbreviation, read as its words (leaves the battlefield) first.
+        ("LTBした時に誘発する能力", {"LTB": ["戦場を離れる"]}, "603.6c"),
+        # The kormtgcr keyword rules print the name beside the word (702.2. 치명타 Deathtouch).
+        ("deathtouch 있는 생물", {"deathtouch": ["치명타"]}, "702.2b"),
+    ],
+)
+def test_an_english_name_in_a_japanese_or_korean_question(cjk_store, query, names, first):
+    with session_scope(cjk_store, write=False) as s:
+        result = search(s, query, limit=3)
+    assert result.fuzzy_words == names
+    hit = result.hits[0]
+    assert (hit.term if hit.kind == "glossary" else hit.label) == first
+
+
+@needs_translations
+def test_an_english_question_keeps_its_english_names(cjk_store):
+    with session_scope(cjk_store, write=False) as s:
+        assert not search(s, "what does deathtouch do", limit=3).fuzzy_words
+
+
+@needs_translations
 def test_a_japanese_players_die_is_the_rules_dies(cjk_store):
     """死んだら (of 死ぬ, which ja-2026-01-16 never writes) is its 死亡（しぼう）／Die entry;
     before, 死 was searched as a verb's stem and the Creature entry came first."""

@@ -643,32 +643,48 @@ def feature_titles(db: Any, editions: Iterable[int]) -> list[Any]:
     )
 
 
-def bilingual_titles(db: Any) -> list[tuple[str, str]]:
-    """(English name, Korean word) of every title a Korean text prints both in, its word
-    first (the kormtgcr keyword rules: "702.2. 치명타 Deathtouch", "702.7. 선제공격 First
-    Strike"): what a Korean player's English loanword is matched to (loanword.py). Kept per
-    index."""
+def bilingual_names(db: Any) -> dict[str, list[tuple[str, str]]]:
+    """Per language, (English name, the translation's word) of every title or glossary
+    heading a Japanese or Korean text prints in both: the kormtgcr keyword rules ("702.2.
+    치명타 Deathtouch", word first) and the Japanese glossary ("呪禁（じゅきん）／Hexproof",
+    "コントロール、コントローラー（…）／Control/Controller": each variant with its name).
+    What an English name in a Japanese or Korean question, and a Korean player's loanword
+    (loanword.py), are searched as. Kept per index."""
 
-    def build(db: Any) -> list[tuple[str, str]]:
+    def build(db: Any) -> dict[str, list[tuple[str, str]]]:
+        out: dict[str, list[tuple[str, str]]] = {"ko": [], "ja": []}
         sql = (
             "SELECT DISTINCT c.norm FROM clause c JOIN edition e ON e.id = c.edition_id "
             "WHERE e.language LIKE 'ko%' AND (c.kind = 'heading' OR (c.kind = 'rule' AND "
             f"c.parent IN ({', '.join(repr(p) for p in _KEYWORD_PARENTS)})))"
         )
-        out = []
         for (norm,) in fetch(db, sql):
             native, *english = norm.split()
             if (
                 is_hangul(native)
                 and 0 < len(english) <= MAX_TITLE_WORDS
-                and all(
-                    w.replace("-", "").isascii() and w.replace("-", "").isalpha() for w in english
-                )
+                and all(map(_latin, english))
             ):
-                out.append((" ".join(english), native))
+                out["ko"].append((" ".join(english), native))
+        sql = (
+            f"SELECT DISTINCT term FROM {GROUP_TABLE} "
+            "WHERE kind = 'glossary' AND language LIKE 'ja%' AND term LIKE '%／%'"
+        )
+        for (term,) in fetch(db, sql):
+            heading, _, english = term.rpartition("／")
+            natives = heading.split("（")[0].split("、")
+            names = english.split("/")
+            if len(names) != len(natives):
+                names = [english] * len(natives)
+            out["ja"] += [(n.strip(), w.strip()) for n, w in zip(names, natives, strict=True)]
         return out
 
-    return per_index(db, "bilingual_titles", build)
+    return per_index(db, "bilingual_names", build)
+
+
+def _latin(word: str) -> bool:
+    bare = word.replace("-", "")
+    return bare.isascii() and bare.isalpha()
 
 
 # A title longer than this is a sentence, not a name.

@@ -38,7 +38,7 @@ from ..text.language import (
 from .backend import (
     Group,
     average_lengths,
-    bilingual_titles,
+    bilingual_names,
     clause_editions,
     clause_kinds,
     clause_labels,
@@ -253,7 +253,13 @@ def search(
         parsed = parse_query(
             " ".join(phrase_fixes[w][0] if w in phrase_fixes else w for w in fold_words(typed))
         )
-    phrase_fixes = {**compounds, **phrase_fixes}
+    # An English name in a Japanese or Korean question ("LTB誘発って", "hexproofって何"):
+    # searched as the translation's word for it, and the reader told.
+    named, names = _english_names(session, typed)
+    if names:
+        typed = named
+        parsed = parse_query(_with_symbol_terms(session, typed, alive))
+    phrase_fixes = {**compounds, **phrase_fixes, **names}
     termbase = load_termbase(session)
     term_languages, translations = _translations(termbase, query)
     opposites = [_OPPOSITE + w for w in parsed.words if w.endswith(_PARTICIPLE)]
@@ -535,6 +541,42 @@ def _rank_forms(
 
 # A symbol as cards print it: {T}, {Q}, {E}, {S}, {W/U}, {2}, {TK}.
 _SYMBOL = re.compile(r"\{[A-Za-z0-9/]{1,6}\}")
+
+
+# A run of Latin words in a query (a name, an abbreviation: "LTB", "first strike").
+_LATIN_RUN = re.compile(r"[A-Za-z](?:[A-Za-z' -]*[A-Za-z])?")
+
+
+def _english_names(session: Any, query: str) -> tuple[str, dict[str, list[str]]]:
+    """A Japanese or Korean query with each English name in it replaced by the translation's
+    word for it, where its glossary or titles print that name (backend.bilingual_names:
+    "hexproof" is 呪禁 beside Japanese, 방호 beside Korean), a player's abbreviation read
+    as its words first (LTB: leaves the battlefield, 戦場を離れる); and what was replaced.
+    The query as it is when it holds no kana or Hangul, or no such name."""
+    words = fold_words(query)
+    script = "ja" if _holds_kana(query) else "ko" if any(is_hangul(w) for w in words) else None
+    if script is None or not _LATIN_RUN.search(query):
+        return query, {}
+    table = {term_key(english): native for english, native in bilingual_names(session)[script]}
+    names: dict[str, list[str]] = {}
+
+    def native(run: str) -> str | None:
+        for form in (run, " ".join(parse_query(run).words)):
+            found = table.get(term_key(form))
+            if found:
+                names[run] = [found]
+                return found
+        return None
+
+    def replace(m: re.Match[str]) -> str:
+        run = m.group(0)
+        whole = native(run)
+        if whole is not None:
+            return whole
+        return " ".join(native(w) or w for w in run.split(" "))
+
+    named = _LATIN_RUN.sub(replace, query)
+    return (named, names) if names else (query, {})
 
 
 def _with_symbol_terms(session: Any, query: str, alive: list[EditionInfo]) -> str:
@@ -918,7 +960,7 @@ def _loanwords(db: Any, termbase: Termbase) -> LoanwordTable:
     the store's Korean texts print in both languages, and the termbase's Korean column."""
 
     def build(db: Any) -> LoanwordTable:
-        pairs = list(bilingual_titles(db))
+        pairs = list(bilingual_names(db)["ko"])
         for forms in termbase.concepts.values():
             korean = [f for lang, f in forms if lang == "ko" and is_hangul(f)]
             pairs += [(f, k) for lang, f in forms if lang == "en" for k in korean]
