@@ -578,6 +578,8 @@ PLAYER_FIRST = [
         "603.6a 'Enters-the-battlefield abilities trigger when a permanent enters'",
     ),
     ("what is cmc", ("glossary", "Mana Value"), "converted mana cost is mana value today"),
+    ("ring-bearer's", ("glossary", "Ring-bearer"), "the possessive is the entry (701.54c first)"),
+    ("monarch's", ("glossary", "Monarch"), "the possessive is the entry (724.2 first)"),
     (
         "a creature that was killed",
         ("glossary", "Dies"),

@@ -1097,6 +1097,10 @@ def _glossary_keys(
     bare = _without_parameter(core)
     if bare:
         forms.add(tuple(bare))
+    # A term in the possessive ("ring-bearer's", "the monarch's") is the term: the folding
+    # cut its apostrophe off, leaving an "s".
+    if len(core) > 1 and core[-1] == "s":
+        forms.add(tuple(core[:-1]))
     # A zone or keyword named with its kind: "command zone" is the entry Command, "exile
     # zone" Exile, "flanking keyword" Flanking (the glossary names them bare).
     if len(core) > 1 and core[-1] in _KIND_WORDS:
