@@ -1366,6 +1366,13 @@ PLAYER_WORDS_WITHIN_FIVE = [
         "another': what stays, the rules say is retained (122.2 not in five before)",
     ),
     (
+        "the tournament rules override the comprehensive rules",
+        "731.1c",
+        "731.1c 'Whenever the Tournament Rules contradict these rules during a tournament, the "
+        "Tournament Rules take precedence': what overrides, the rules say takes precedence "
+        "(not in five before)",
+    ),
+    (
         "attack several opponents in one combat",
         "802.1",
         "802.1 'attack multiple other players': the opponents are players (not in five before)",
