@@ -64,6 +64,11 @@ KOREAN_STEMS = [
     ("이하가", "이하"),  # the 이 of 이하 is no particle
     ("카운터", "카운터"),
     ("손", "손"),
+    # Any verb's polite endings: a question's 뒤집어요 and the rules' 뒤집습니다 (904.9).
+    ("뒤집어요", "뒤집"),
+    ("뒤집습니다", "뒤집"),
+    ("단계랑", "단계"),  # 랑, "and" as players say it
+    ("있어요", "있어요"),  # a stem of one syllable is too little to search
 ]
 
 # (query, the terms searched): particles, endings and asking words go
