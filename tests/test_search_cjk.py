@@ -421,7 +421,8 @@ def test_a_korean_comparisons_asking_words_are_not_searched(query, searched):
 def test_an_english_name_in_a_japanese_or_korean_question(cjk_store, query, names, first):
     with session_scope(cjk_store, write=False) as s:
         result = search(s, query, limit=3)
-    assert result.fuzzy_words == names
+    assert result.read_as == names and not result.fuzzy_words
+    assert not any(h.fuzzy for h in result.hits)
     hit = result.hits[0]
     assert (hit.term if hit.kind == "glossary" else hit.label) == first
 
@@ -429,7 +430,7 @@ def test_an_english_name_in_a_japanese_or_korean_question(cjk_store, query, name
 @needs_translations
 def test_an_english_question_keeps_its_english_names(cjk_store):
     with session_scope(cjk_store, write=False) as s:
-        assert not search(s, "what does deathtouch do", limit=3).fuzzy_words
+        assert not search(s, "what does deathtouch do", limit=3).read_as
 
 
 @needs_translations

@@ -255,11 +255,11 @@ def search(
         )
     # An English name in a Japanese or Korean question ("LTB誘発って", "hexproofって何"):
     # searched as the translation's word for it, and the reader told.
-    named, names = _english_names(session, typed)
-    if names:
+    named, read_as = _english_names(session, typed)
+    if read_as:
         typed = named
         parsed = parse_query(_with_symbol_terms(session, typed, alive))
-    phrase_fixes = {**compounds, **phrase_fixes, **names}
+    phrase_fixes = {**compounds, **phrase_fixes}
     termbase = load_termbase(session)
     term_languages, translations = _translations(termbase, query)
     opposites = [_OPPOSITE + w for w in parsed.words if w.endswith(_PARTICIPLE)]
@@ -409,7 +409,15 @@ def search(
     if aligned:
         attach_aligned(session, hits, alive, termbase)
     return SearchResult(
-        query, "text", parsed.words, hits, fuzzy_words, translations, list(preferred), searched_as
+        query,
+        "text",
+        parsed.words,
+        hits,
+        fuzzy_words,
+        translations,
+        list(preferred),
+        searched_as,
+        read_as,
     )
 
 

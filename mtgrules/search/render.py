@@ -124,6 +124,9 @@ def render_search(
     if result.searched_as:
         forms = " · ".join(f"{lang} {' / '.join(fs)}" for lang, fs in result.searched_as.items())
         out.append(wrap(visible(f"Searched as the termbase's {forms}, not as typed"), "", width))
+    if result.read_as:
+        names = ", ".join(f"{w} → {' / '.join(fs)}" for w, fs in result.read_as.items())
+        out.append(wrap(visible(f"Read as the translation's words: {names}"), "", width))
     if result.fuzzy_words:
         fixes = ", ".join(f"{w} → {' / '.join(alts)}" for w, alts in result.fuzzy_words.items())
         out.append(

@@ -160,6 +160,9 @@ class SearchResult:
     # "スタック" in a store without Japanese texts; {"fr": ["pile"]} for "stack" --lang fr);
     # empty when the query was searched as typed.
     searched_as: dict[str, list[str]] = field(default_factory=dict)
+    # English names in a Japanese or Korean query, searched as the translation's words for
+    # them ({"LTB": ["戦場を離れる"]}); empty when the query had none.
+    read_as: dict[str, list[str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         # The rank decides the order; relevance is measured apart from it (rank.py), and a
@@ -180,5 +183,6 @@ class SearchResult:
             "fuzzy_words": self.fuzzy_words,
             "translations": self.translations,
             "searched_as": self.searched_as,
+            "read_as": self.read_as,
             "hits": [h.as_json() for h in self.hits],
         }
