@@ -18,7 +18,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import QueryError
 from ..store.queries import EditionInfo, filter_editions, list_editions
@@ -71,7 +71,6 @@ from .crosslang import RENUMBERING, attach_aligned, concordant_groups
 from .fuzzy import MIN_FUZZY_LENGTH, american_spellings, corrections, katakana_correction
 from .hits import Ranked, attach_labels, lineages, make_hits, newest_member
 from .inflection import compound_terms, inflected_terms
-from .loanword import LoanwordTable, loanword_forms, loanword_table
 from .query import (
     DEFAULT_LIMIT,
     MAX_LIMIT,
@@ -113,6 +112,9 @@ from .rank import (
 )
 from .results import Hit, SearchResult
 from .thesaurus import shipped_thesaurus
+
+if TYPE_CHECKING:
+    from .loanword import LoanwordTable
 
 # Distinct texts fetched per expression: each lineage may need several (one per wording),
 # and a page is 20 lineages by default.
@@ -897,6 +899,8 @@ def _resolve_terms(
                 continue
             # A Korean player's English loanword (데스터치): the translation's word for
             # that name (치명타), not the longest beginning of the loanword (데스).
+            from .loanword import loanword_forms  # only for a kana or Hangul word unheld
+
             forms = [
                 f
                 for f in loanword_forms(word, _loanwords(db, termbase))
@@ -966,6 +970,8 @@ def _resolve_terms(
 def _loanwords(db: Any, termbase: Termbase) -> LoanwordTable:
     """The Korean words English loanwords are searched as (loanword.py): from the titles
     the store's Korean texts print in both languages, and the termbase's Korean column."""
+
+    from .loanword import loanword_table
 
     def build(db: Any) -> LoanwordTable:
         pairs = list(bilingual_names(db)["ko"])

@@ -19,7 +19,6 @@ kormtgcr Korean keyword rules: "702.2. 치명타 Deathtouch"; the Japanese gloss
 from __future__ import annotations
 
 from collections.abc import Iterable
-from difflib import SequenceMatcher
 
 from ..text.fold import is_hangul
 
@@ -195,6 +194,8 @@ def loanword_forms(word: str, table: LoanwordTable) -> list[str]:
     found = table.get(_skeleton(sound), [])
     if not found:
         return []
+    from difflib import SequenceMatcher  # only for a Hangul word the index lacks
+
     near = {native: 0.0 for _s, native in found}
     for english, native in found:
         near[native] = max(near[native], SequenceMatcher(None, sound, english).ratio())
