@@ -54,6 +54,8 @@ UNSEEN_SETS = [
     Path(__file__).resolve().parent / "search_relevance_holdout23.toml",
     Path(__file__).resolve().parent / "search_relevance_holdout24.toml",
     Path(__file__).resolve().parent / "search_relevance_holdout25.toml",
+    Path(__file__).resolve().parent / "search_relevance_holdout26.toml",
+    Path(__file__).resolve().parent / "search_relevance_holdout27.toml",
 ]
 MIN_QUERIES = 40
 MIN_PER_LANGUAGE = 6
