@@ -15,7 +15,7 @@ import pytest
 from mtgrules.align.plan import ingest_and_align
 from mtgrules.search import search
 from mtgrules.search.fuzzy import katakana_correction
-from mtgrules.search.query import japanese_compared, korean_stem, parse_query
+from mtgrules.search.query import japanese_compared, korean_compared, korean_stem, parse_query
 from mtgrules.search.render import render_search
 from mtgrules.store import open_store, session_scope
 from mtgrules.store.search_index import has_charwise_text, term_key, term_keys
@@ -431,6 +431,37 @@ def test_an_english_name_in_a_japanese_or_korean_question(cjk_store, query, name
 def test_an_english_question_keeps_its_english_names(cjk_store):
     with session_scope(cjk_store, write=False) as s:
         assert not search(s, "what does deathtouch do", limit=3).read_as
+
+
+@pytest.mark.parametrize(
+    ("query", "compared"),
+    [
+        ("장비하고 마법진은 뭐가 달라요", ["장비", "마법진"]),
+        ("격발 능력과 정적 능력은 뭐가 달라요?", ["격발 능력", "정적 능력"]),
+        ("순간마법과 집중마법의 차이", ["순간마법", "집중마법"]),
+        ("생물과 전투", []),  # 과 without a comparing word: no comparison
+        ("차이가 뭐예요", []),
+    ],
+)
+def test_the_terms_a_korean_comparison_joins(query, compared):
+    assert korean_compared(query) == compared
+
+
+@needs_translations
+@pytest.mark.parametrize(
+    ("query", "rules"),
+    [
+        # 301.5 "어떤 마법물체는 서브타입으로 '장비'를 가집니다", 303.4 the same for 마법진
+        # (Aura). Before: 604.4, 613.7e, 303.4h, 704.5p, 701.3b, each naming both.
+        ("장비하고 마법진은 뭐가 달라요", {"301.5", "303.4"}),
+        # 304 Instants, 307 Sorceries. Before: 205.4e, 115.1a, 113.3a, 608.2, 400.4a.
+        ("순간마법과 집중마법의 차이", {"304", "307"}),
+    ],
+)
+def test_a_korean_comparison_finds_what_each_term_is(cjk_store, query, rules):
+    """The Korean translation has no glossary: a text is weighed on the compared term it
+    holds best, so that a rule naming both does not outweigh those saying what each is."""
+    assert rules <= set(_labels(cjk_store, query, limit=5))
 
 
 @needs_translations

@@ -87,6 +87,7 @@ from .query import (
     index_tokens,
     japanese_compared,
     kinds_of,
+    korean_compared,
     korean_stem,
     only_asks_or_cites,
     parse_query,
@@ -1085,6 +1086,16 @@ def _compound_fixes(db: Any, words: list[str]) -> tuple[list[str], dict[str, lis
     return (out, fixes) if fixes else (words, {})
 
 
+def _compared_terms(terms: list[Term], pieces: list[str]) -> list[set[int]]:
+    """The terms (their indices) of each compared piece: a Hangul term within the piece's
+    words (격발 능력: 격발, 능력); none unless every piece has some."""
+    out = [
+        {i for i, t in enumerate(terms) if t.charwise and t.alts[0] in piece.replace(" ", "")}
+        for piece in pieces
+    ]
+    return out if out and all(out) else []
+
+
 def _glossary_keys(
     parsed: ParsedQuery, fixes: dict[str, list[str]], *, as_typed: bool = False
 ) -> list[str]:
@@ -1367,6 +1378,13 @@ def _rank(
 
     all_of = Expr(tuple(terms), "and")
     gather(all_of, "and")
+    # A Korean comparison ("마법진이랑 장비 차이가 뭐예요") has no glossary entry to open with:
+    # each term is searched alone too, and a text is weighed on the term it holds best
+    # (covering, below), so that the rules saying what each is (303.4 "마법진은...", 301.5
+    # "장비는...") are not outweighed by those that merely name both.
+    compared = _compared_terms(terms, korean_compared(parsed.text))
+    for i, piece in enumerate(compared):
+        gather(Expr(tuple(terms[j] for j in sorted(piece)), "and"), f"compared-{i}", 0.5)
     phrase = parsed.phrase if not fuzzy else None
     if phrase is not None:
         gather(phrase, "phrase")
@@ -1560,8 +1578,18 @@ def _rank(
     multiword = len(parsed.tokens) > 1 and any(qweights)
 
     def covering(tokens: list[str], lemmas: list[str]) -> tuple[list[list[int]], float]:
-        """Where each term stands in a text, and the idf-weighted share of them it holds."""
+        """Where each term stands in a text, and the idf-weighted share of them it holds
+        (in a comparison, of the compared term it holds best: the others' places dropped)."""
         found = [positions(t, tokens, lemmas) for t in terms]
+        if compared:
+
+            def share(piece: set[int]) -> float:
+                return sum(idfs[i] for i in piece if found[i]) / (
+                    sum(idfs[i] for i in piece) or 1.0
+                )
+
+            best = max(compared, key=share)
+            return [f if i in best else [] for i, f in enumerate(found)], share(best)
         held = sum(w for w, f in zip(idfs, found, strict=True) if f)
         return found, held / (sum(idfs) or 1.0)
 

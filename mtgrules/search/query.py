@@ -498,6 +498,31 @@ def japanese_compared(text: str) -> list[str]:
     return [p.strip() for p in m.groups()] if m else []
 
 
+# A Korean comparison: two terms, the first closed by a particle meaning "and" (마법진이랑
+# 장비, 격발 능력과 정적 능력), before a word that compares (차이, 달라요, 다른가요).
+_KOREAN_JOINERS = ("이랑", "랑", "하고", "과", "와")
+_KOREAN_COMPARING = ("차이", "달라", "다른", "다르")
+
+
+def korean_compared(text: str) -> list[str]:
+    """The two terms a Korean comparison joins, each without its particles ("격발 능력과
+    정적 능력은 뭐가 달라요": 격발 능력, 정적 능력); none if it compares nothing."""
+    words = text.split()
+    at = next((i for i, w in enumerate(words) if w.startswith(_KOREAN_COMPARING)), None)
+    if at is None:
+        return []
+    for i, w in enumerate(words[:at]):
+        joiner = next((j for j in _KOREAN_JOINERS if w.endswith(j) and len(w) > len(j)), None)
+        if joiner is None:
+            continue
+        first = [korean_stem(x) for x in [*words[:i], w[: -len(joiner)]]]
+        second = [korean_stem(x) for x in words[i + 1 : at]]
+        second = [x for x in second if x not in KOREAN_QUESTION_WORDS]
+        if first and second:
+            return [" ".join(first), " ".join(second)]
+    return []
+
+
 def korean_stem(word: str) -> str:
     """A Korean word without the particle or ending it carries (생물이 -> 생물, 공격하는 ->
     공격, 탭된 -> 탭), so that it is found in any of its forms; the word itself when no
