@@ -11,9 +11,9 @@ th alike (death -> 데스), r kept only before a vowel (permanent -> 퍼머넌�
 permanent P M N T. A skeleton of fewer than MIN_CLASSES classes says too little to match on.
 
 Which translated word an English name is comes from the store and the termbase, never from a
-list here: a translation that prints the English name beside its own in a title (the
-kormtgcr Korean keyword rules: "702.2. 치명타 Deathtouch"; the Japanese glossary:
-"探査（たんさ）／Delve"), and the termbase's Korean and Japanese columns (permanent: 지속물).
+list here (engine._loanwords): the titles a Korean text prints in both languages (the
+kormtgcr keyword rules: "702.2. 치명타 Deathtouch"; backend.bilingual_names) and the
+termbase's Korean column (permanent: 지속물).
 """
 
 from __future__ import annotations
