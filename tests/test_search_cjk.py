@@ -354,22 +354,30 @@ def test_the_translations_own_words_are_not_loanwords(cjk_store, query):
         assert not search(s, query, limit=3).fuzzy_words
 
 
-@pytest.mark.parametrize(
-    ("query", "compared"),
-    [
-        ("追放と墓地の違い", ["追放", "墓地"]),
-        ("呪文と能力って何が違うの", ["呪文", "能力"]),
-        (
-            "攻撃クリーチャーとブロック・クリーチャーはどう違う？",
-            ["攻撃クリーチャー", "ブロック・クリーチャー"],
-        ),
-        ("生け贄に捧げると破壊の差", ["生け贄に捧げる", "破壊"]),
-        ("クリーチャーと戦う", []),  # と without a comparing word: no comparison
-        ("違いは何", []),
-    ],
-)
-def test_the_terms_a_japanese_comparison_joins(query, compared):
-    assert japanese_compared(query) == compared
+# (query, the two terms it compares): と or a Korean "and" particle before a comparing word.
+COMPARISONS = [
+    ("追放と墓地の違い", ["追放", "墓地"]),
+    ("呪文と能力って何が違うの", ["呪文", "能力"]),
+    (
+        "攻撃クリーチャーとブロック・クリーチャーはどう違う？",
+        ["攻撃クリーチャー", "ブロック・クリーチャー"],
+    ),
+    ("生け贄に捧げると破壊の差", ["生け贄に捧げる", "破壊"]),
+    ("クリーチャーと戦う", []),  # と without a comparing word: no comparison
+    ("違いは何", []),
+    ("장비하고 마법진은 뭐가 달라요", ["장비", "마법진"]),
+    ("격발 능력과 정적 능력은 뭐가 달라요?", ["격발 능력", "정적 능력"]),
+    ("순간마법과 집중마법의 차이", ["순간마법", "집중마법"]),
+    ("생물과 전투", []),  # 과 without a comparing word: no comparison
+    ("차이가 뭐예요", []),
+]
+
+
+@pytest.mark.parametrize(("query", "compared"), COMPARISONS)
+def test_the_terms_a_comparison_joins(query, compared):
+    """Each language's reading finds its own comparisons and none of the other's."""
+    assert (japanese_compared(query) or korean_compared(query)) == compared
+    assert not (japanese_compared(query) and korean_compared(query))
 
 
 @needs_translations
@@ -431,20 +439,6 @@ def test_an_english_name_in_a_japanese_or_korean_question(cjk_store, query, name
 def test_an_english_question_keeps_its_english_names(cjk_store):
     with session_scope(cjk_store, write=False) as s:
         assert not search(s, "what does deathtouch do", limit=3).read_as
-
-
-@pytest.mark.parametrize(
-    ("query", "compared"),
-    [
-        ("장비하고 마법진은 뭐가 달라요", ["장비", "마법진"]),
-        ("격발 능력과 정적 능력은 뭐가 달라요?", ["격발 능력", "정적 능력"]),
-        ("순간마법과 집중마법의 차이", ["순간마법", "집중마법"]),
-        ("생물과 전투", []),  # 과 without a comparing word: no comparison
-        ("차이가 뭐예요", []),
-    ],
-)
-def test_the_terms_a_korean_comparison_joins(query, compared):
-    assert korean_compared(query) == compared
 
 
 @needs_translations

@@ -568,7 +568,11 @@ def _english_names(session: Any, query: str) -> tuple[str, dict[str, list[str]]]
     script = "ja" if _holds_kana(query) else "ko" if any(is_hangul(w) for w in words) else None
     if script is None or not _LATIN_RUN.search(query):
         return query, {}
-    table = {term_key(english): native for english, native in bilingual_names(session)[script]}
+    table = per_index(
+        session,
+        "english_names:" + script,
+        lambda db: {term_key(english): native for english, native in bilingual_names(db)[script]},
+    )
     names: dict[str, list[str]] = {}
 
     def native(run: str) -> str | None:
