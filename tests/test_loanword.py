@@ -1,13 +1,14 @@
-"""A Korean player's English loanword, matched to the English name by its consonants
-(mtgrules/search/loanword.py). The pairs are the loanwords Korean players write and the
-names the kormtgcr translation prints beside its own words (702.2. 치명타 Deathtouch)."""
+"""A Korean or Japanese player's English loanword, matched to the English name by its
+consonants (mtgrules/search/loanword.py). The pairs are the loanwords Korean and Japanese
+players write and the names the kormtgcr translation prints beside its own words (702.2.
+치명타 Deathtouch) or the Japanese glossary beside its headings (警戒（けいかい）／Vigilance)."""
 
 import pytest
 
 from mtgrules.search.loanword import (
-    hangul_key,
     latin_keys,
     loanword_forms,
+    loanword_key,
     loanword_table,
 )
 
@@ -23,12 +24,19 @@ SAME_SOUND = [
     ("프로텍션", "protection", "PLTKSN"),  # -tion is 션
     ("퍼스트스트라이크", "first strike", "PSTSTLK"),  # a name of two words, together
     ("플레인즈워커", "planeswalker", "PLNSK"),  # the l of walk is silent
+    # Katakana: the vowel added after a final consonant (ス, ド) is no class; ー, ッ nothing.
+    ("ディスカード", "discard", "TSKT"),  # ディ is di; r before a consonant is not said
+    ("ビジランス", "vigilance", "PSLNS"),
+    ("デスタッチ", "deathtouch", "TSTS"),  # ッ doubles, says nothing
+    ("フライング", "flying", "PLN"),  # ング is ng
+    ("ヘックスプルーフ", "hexproof", "KSPLP"),
+    ("ファーストストライク", "first strike", "PSTSTLK"),
 ]
 
 
 @pytest.mark.parametrize(("hangul", "english", "key"), SAME_SOUND)
 def test_a_loanword_and_its_english_name_sound_alike(hangul, english, key):
-    assert hangul_key(hangul) == key
+    assert loanword_key(hangul) == key
     assert key in latin_keys(english)
 
 
@@ -37,16 +45,19 @@ def test_a_loanword_and_its_english_name_sound_alike(hangul, english, key):
     [("데스터치", "lifelink"), ("트램플", "trample counter"), ("퍼머넌트", "permanence")],
 )
 def test_other_names_do_not_match(hangul, english):
-    assert hangul_key(hangul) not in latin_keys(english)
+    assert loanword_key(hangul) not in latin_keys(english)
 
 
-@pytest.mark.parametrize("word", ["deathtouch", "치명타 ", "ﾃﾞｽ", ""])
-def test_only_hangul_syllables_have_a_key(word):
-    assert hangul_key(word) is None
+# Half-width katakana is folded to full width before it gets here; hiragana is no
+# loanword's script.
+@pytest.mark.parametrize("word", ["deathtouch", "치명타 ", "ﾃﾞｽ", "です", "捨てる", ""])
+def test_only_hangul_syllables_and_katakana_have_a_key(word):
+    assert loanword_key(word) is None
 
 
 # Names whose consonants are alike: the vowels decide, and a short skeleton must be near
-# in vowels too. The pairs are titles of ko-2020-09-25 and termbase rows.
+# in vowels too. The pairs are titles of ko-2020-09-25, headings of the ja-2026-01-16
+# glossary and termbase rows.
 TABLE = loanword_table(
     [
         ("Deathtouch", "치명타"),
@@ -57,6 +68,9 @@ TABLE = loanword_table(
         ("Shuffle", "섞기"),
         ("spell", "주문"),
         ("defining", "정의"),
+        ("Flying", "飛行"),
+        ("Plane", "次元"),  # P L N as well
+        ("Discard", "捨てる"),
     ]
 )
 
@@ -70,6 +84,11 @@ TABLE = loanword_table(
         ("태핑", []),  # tapping is not in the table; defining shares T P N, not its vowels
         ("스택", []),  # no name of that sound
         ("마나", []),  # two classes say too little
+        # ライ is the i of flying, and the added u of フ is no vowel: nearer flying than the
+        # row whose English has P L N as well.
+        ("フライング", ["飛行"]),
+        ("ディスカード", ["捨てる"]),
+        ("リーチ", []),  # reach: L S, two classes
     ],
 )
 def test_a_loanword_is_the_translations_word_for_the_nearest_name(loanword, forms):

@@ -22,7 +22,7 @@ from mtgrules.store.search_index import has_charwise_text, term_key, term_keys
 from mtgrules.text.fold import fold, fold_words, index_words
 from mtgrules.text.width import columns
 
-from .conftest import ON_PG, TRANSLATIONS, drop_store, pg_create_database
+from .conftest import EXTRA, ON_PG, SEEDS, TRANSLATIONS, drop_store, pg_create_database
 
 JA = TRANSLATIONS / "ja-2026-01-16.mtgwiki-lines.txt"
 KO = TRANSLATIONS / "ko-2020-09-25.kormtgcr.txt"
@@ -424,6 +424,12 @@ def test_a_korean_comparisons_asking_words_are_not_searched(query, searched):
         ("LTBした時に誘発する能力", {"LTB": ["戦場を離れる"]}, "603.6c"),
         # The kormtgcr keyword rules print the name beside the word (702.2. 치명타 Deathtouch).
         ("deathtouch 있는 생물", {"deathtouch": ["치명타"]}, "702.2b"),
+        # A Japanese player's loanword in katakana, which the translation does not print:
+        # the glossary's word for the name it sounds like (捨てる（すてる）／Discard). Before,
+        # ディスカード matched nothing, and 406.4 came first.
+        ("ディスカードするカードは誰が選ぶ？", {"ディスカード": ["捨てる"]}, "701.9b"),
+        # In a comparison too: both entries open it (before: ライフ's entry, for リーチ).
+        ("フライングとリーチの違い", {"フライング": ["飛行"]}, "飛行（ひこう）／Flying"),
     ],
 )
 def test_an_english_name_in_a_japanese_or_korean_question(cjk_store, query, names, first):
@@ -529,6 +535,48 @@ KANJI_TERMS = [
         "Traditional characters of the Chinese entry 堆叠 (Japanese says スタック)",
     ),
 ]
+
+
+# A query of kanji alone that writes a character as only Japanese does is Japanese.
+JAPANESE_FORMS = [
+    (
+        "攻撃 制限 強制 最大数",
+        "ja",
+        "撃 is Japanese (Chinese 擊, 击): before, the Chinese 100.5 came first",
+    ),
+    ("对手的威慑生物", "zh-Hans", "a guard: Simplified Chinese"),
+    (
+        "牌手的生命值為0時會怎樣",
+        "zh-Hant",
+        "a guard: 為 is Traditional Chinese, which jp2t makes 爲",
+    ),
+]
+
+
+@pytest.mark.parametrize(("query", "language", "why"), JAPANESE_FORMS)
+def test_a_kanji_query_in_japanese_forms_is_japanese(corpus_with_japanese, query, language, why):
+    with session_scope(corpus_with_japanese, write=False) as s:
+        first = search(s, query, limit=3).hits[0]
+    assert first.language == language, why
+
+
+def test_no_character_of_the_chinese_texts_is_read_as_japanese_alone():
+    """Over every Han character of the corpus's Chinese texts (both scripts), none is taken
+    for a Japanese form; the Japanese translation writes dozens."""
+    from mtgrules.search.engine import _japanese_forms
+    from mtgrules.text.fold import is_han
+
+    chinese = {
+        ch
+        for path in [*EXTRA.glob("cr-zh-*.txt"), *SEEDS.glob("*")]
+        for ch in path.read_text(encoding="utf-8", errors="replace")
+        if is_han(ch)
+    }
+    assert len(chinese) > 1500
+    assert not [ch for ch in chinese if _japanese_forms(ch, ["zh-Hans"])]
+    if JA.is_file():
+        japanese = {ch for ch in JA.read_text(encoding="utf-8") if is_han(ch)}
+        assert len([ch for ch in japanese if _japanese_forms(ch, ["zh-Hans"])]) > 50
 
 
 @pytest.fixture(scope="module")

@@ -88,6 +88,12 @@ FIRST = [
         "Tap Symbol, then 107.5)",
     ),
     (
+        "what does tapping a card mean",
+        {},
+        ("glossary", "Tap", "en"),
+        "a verb asked about with its object: the verb's entry (before: 107.5, then Tap Symbol)",
+    ),
+    (
         "what does it mean to exile",
         {},
         ("glossary", "Exile", "en"),
@@ -444,6 +450,11 @@ PLAYER_WORDS = [
         "ETB is enters the battlefield, the rules' words",
     ),
     ("what kinds of counters", [("kind", "type"), ("counter",)], "kinds: kind or type"),
+    (
+        "can i peek at my library",
+        [("look",), ("library",)],
+        "peek is look (401.2: players can't look at the cards in a library)",
+    ),
     (
         "can i respond when my opponent unmorphs it",
         [("respond",), ("opponent", "player"), ("turn",), ("face",), ("up",)],
@@ -1524,6 +1535,10 @@ def test_two_terms_compared_are_their_two_entries(engine):
         # with the same word (before: 616.2 and 313.4, rules that mention both)
         ("prevention vs replacement", {"Prevention Effect", "Replacement Effect"}),
         ("static vs triggered", {"Static Ability", "Triggered Ability"}),
+        # Verbs with their objects, by their lemmas (before: 100.4d, 510.2, 712.11a; no entry)
+        ("what's the difference between casting a card and playing it?", {"Cast", "Play"}),
+        # A noun made of a verb is the verb's entry (before: 702.12, 702.12a, 702.12c)
+        ("regeneration vs indestructible", {"Regenerate", "Indestructible"}),
     ],
 )
 def test_terms_compared_are_their_entries(engine, query, entries):

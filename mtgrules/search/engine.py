@@ -14,6 +14,7 @@ importing SQLAlchemy.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -272,7 +273,9 @@ def search(
     )
     vocab += _guessed_rows(session, parsed.tokens, vocab)
     preferred = _preferred(query, language, term_languages, vocab)
-    if not language and _japanese_entry(session, parsed, preferred):
+    if not language and (
+        _japanese_forms(query, preferred) or _japanese_entry(session, parsed, preferred)
+    ):
         preferred = ["ja"]
     parsed = _with_lemmas(parsed, vocab, preferred)
     if any(same_language(p, SOURCE_LANGUAGE) for p in preferred):
@@ -558,15 +561,22 @@ _SYMBOL = re.compile(r"\{[A-Za-z0-9/]{1,6}\}")
 _LATIN_RUN = re.compile(r"[A-Za-z](?:[A-Za-z' -]*[A-Za-z])?")
 
 
+# A run of katakana: a Japanese player's loanword may be one (ディスカード).
+_KATAKANA_RUN = re.compile(r"[ァ-ヺー]{3,}")
+
+
 def _english_names(session: Any, query: str) -> tuple[str, dict[str, list[str]]]:
     """A Japanese or Korean query with each English name in it replaced by the translation's
     word for it, where its glossary or titles print that name (backend.bilingual_names:
     "hexproof" is 呪禁 beside Japanese, 방호 beside Korean), a player's abbreviation read
-    as its words first (LTB: leaves the battlefield, 戦場を離れる); and what was replaced.
-    The query as it is when it holds no kana or Hangul, or no such name."""
+    as its words first (LTB: leaves the battlefield, 戦場を離れる); in Japanese, a loanword
+    in katakana that the translation does not print, too (ディスカード: 捨てる; loanword.py);
+    and what was replaced. The query as it is when it holds no kana or Hangul, or no such
+    name."""
     words = fold_words(query)
     script = "ja" if _holds_kana(query) else "ko" if any(is_hangul(w) for w in words) else None
-    if script is None or not _LATIN_RUN.search(query):
+    loanwords = script == "ja" and _KATAKANA_RUN.search(query) is not None
+    if script is None or not (_LATIN_RUN.search(query) or loanwords):
         return query, {}
     table = per_index(
         session,
@@ -591,7 +601,28 @@ def _english_names(session: Any, query: str) -> tuple[str, dict[str, list[str]]]
         return " ".join(native(w) or w for w in run.split(" "))
 
     named = _LATIN_RUN.sub(replace, query)
+    if loanwords:
+        named = _KATAKANA_RUN.sub(lambda m: _katakana_loanword(session, m.group(0), names), named)
     return (named, names) if names else (query, {})
+
+
+def _katakana_loanword(session: Any, run: str, names: dict[str, list[str]]) -> str:
+    """A katakana run read as the Japanese translation's word for the English name it
+    sounds like (ディスカード: 捨てる), noted in ``names``; the run itself when the index
+    holds it, when it is the translation's katakana spelled otherwise (クリーンアップ:
+    fuzzy.katakana_correction), or when it sounds like no name."""
+    if document_count(session, Expr((Term((run,)),))) > 0:
+        return run
+    if katakana_correction(run, katakana_terms(session)) is not None:
+        return run
+    from .loanword import loanword_forms  # only for a katakana word the index lacks
+
+    for form in loanword_forms(run, _loanwords(session, load_termbase(session), "ja")):
+        terms = parse_query(form).terms
+        if terms and all(document_count(session, Expr((t,))) > 0 for t in terms):
+            names[run] = [form]
+            return form
+    return run
 
 
 def _with_symbol_terms(session: Any, query: str, alive: list[EditionInfo]) -> str:
@@ -730,6 +761,36 @@ def _preferred(
     ):
         return ["ja"]
     return spelled or vocabulary_language(vocab) or term_languages or ["en"]
+
+
+def _japanese_forms(query: str, preferred: list[str]) -> bool:
+    """Whether a query read as Chinese (kanji alone) writes a character as only Japanese
+    does: 撃, 戦, 対, 発 and 変 are the Japanese forms of characters Chinese writes 擊/击,
+    戰/战, 對/对, 發/发, 變/变 ("攻撃 制限 強制": Japanese). OpenCC's Japanese table (jp2t)
+    gives such a character another Traditional form, whose Simplified form differs from it
+    too, while Chinese's own table leaves it as it is; 国 and 学, which Japanese and
+    Simplified Chinese write alike, are neither's alone."""
+    if not preferred or not all(same_language(p, "zh") for p in preferred):
+        return False
+    from ..text.chinese import to_simplified  # only for a query of kanji alone
+
+    for ch in {ch for ch in query if is_han(ch)}:  # one at a time: a table may map phrases
+        traditional = _japanese_table().convert(ch)
+        # A variant jp2t prefers (研: 硏) has no Simplified form of its own. Nor is it a
+        # Traditional Chinese character (為, which Japanese writes alike and jp2t makes
+        # 爲): Chinese's own table makes that Simplified.
+        simplified = to_simplified(traditional)
+        if traditional != simplified != ch and to_simplified(ch) == ch:
+            return True
+    return False
+
+
+@functools.cache
+def _japanese_table() -> Any:
+    """OpenCC's table of Japanese forms to Traditional ones (loaded on first use)."""
+    import opencc
+
+    return opencc.OpenCC("jp2t")
 
 
 def _japanese_entry(session: Any, parsed: ParsedQuery, preferred: list[str]) -> bool:
@@ -903,12 +964,13 @@ def _resolve_terms(
                 terms.append(Term((fix,)))
                 continue
             # A Korean player's English loanword (데스터치): the translation's word for
-            # that name (치명타), not the longest beginning of the loanword (데스).
+            # that name (치명타), not the longest beginning of the loanword (데스). (A
+            # Japanese one is read as the translation's word before parsing: _english_names.)
             from .loanword import loanword_forms  # only for a kana or Hangul word unheld
 
             forms = [
                 f
-                for f in loanword_forms(word, _loanwords(db, termbase))
+                for f in loanword_forms(word, _loanwords(db, termbase, "ko"))
                 if _df(db, Term((f,)), dfs) > 0
             ]
             if forms:
@@ -972,20 +1034,21 @@ def _resolve_terms(
     return terms, {**kana_fixes, **spelt, **fixes}
 
 
-def _loanwords(db: Any, termbase: Termbase) -> LoanwordTable:
-    """The Korean words English loanwords are searched as (loanword.py): from the titles
-    the store's Korean texts print in both languages, and the termbase's Korean column."""
+def _loanwords(db: Any, termbase: Termbase, language: str) -> LoanwordTable:
+    """The Korean or Japanese (``language``) words English loanwords are searched as
+    (loanword.py): from the titles and glossary headings the store's texts of that language
+    print in both languages, and the termbase's column for it."""
 
     from .loanword import loanword_table
 
     def build(db: Any) -> LoanwordTable:
-        pairs = list(bilingual_names(db)["ko"])
+        pairs = list(bilingual_names(db)[language])
         for forms in termbase.concepts.values():
-            korean = [f for lang, f in forms if lang == "ko" and is_hangul(f)]
-            pairs += [(f, k) for lang, f in forms if lang == "en" for k in korean]
+            native = [f for lang, f in forms if lang == language and not f.isascii()]
+            pairs += [(f, n) for lang, f in forms if lang == "en" for n in native]
         return loanword_table(pairs)
 
-    return per_index(db, "loanwords", build)
+    return per_index(db, f"loanwords-{language}", build)
 
 
 def _phrase_fixes(db: Any, parsed: ParsedQuery) -> dict[str, list[str]]:
@@ -1159,7 +1222,38 @@ def _glossary_keys(
         lemma_of = dict(zip(parsed.tokens, parsed.lemmas, strict=True))
         if core != words and all(w in lemma_of for w in core):
             variants.add(" ".join(lemma_of[w] for w in core))
+        # A verb asked about with its object: "what does tapping a card mean" asks about
+        # Tap, "casting a card and playing it" about Cast and Play.
+        for ws in list(forms):
+            verb = ws[0] if len(ws) == 1 else _object_dropped(list(ws))
+            if verb in lemma_of:
+                variants.add(lemma_of[verb])
+    # A noun made of a verb names the verb's entry: "regeneration" is the entry Regenerate,
+    # "activation" Activate (the glossary's verbs; a form that is no entry finds nothing).
+    for ws in forms:
+        if len(ws) == 1 and len(ws[0]) > 7 and ws[0].endswith("ation"):
+            stem = ws[0][:-5]
+            variants.update({stem + "ate", stem + "e", stem})
     return sorted({term_key(v) for v in variants if v})
+
+
+# What follows a verb a player asks about: its object, no part of the term.
+_VERB_OBJECTS = frozenset({"card", "cards", "spell", "spells", "it", "them"})
+
+
+def _object_dropped(words: list[str]) -> str | None:
+    """The verb in -ing before the object of "tapping a card", "the casting a card" (the
+    articles between them dropped); None unless the words end with such a verb and object."""
+    if len(words) < 2 or words[-1] not in _VERB_OBJECTS:
+        return None
+    rest = words[:-1]
+    while len(rest) > 1 and rest[-1] in STOP_WORDS:
+        rest.pop()
+    # Only the verb says something: "after casting a spell" is about a time, not a term (the
+    # "s" of a folded "what's" says nothing either).
+    if any(w not in STOP_WORDS and w != "s" and not asks(w) for w in rest[:-1]):
+        return None
+    return rest[-1] if rest[-1].endswith("ing") else None
 
 
 def _elided_keys(db: Any, parsed: ParsedQuery, fixes: dict[str, list[str]]) -> list[str]:

@@ -1,8 +1,9 @@
-"""English game words written in Hangul, as Korean players write them: 데스터치 for
-deathtouch, 캐스케이드 for cascade, 퍼머넌트 for permanent, 트램플 for trample. A Korean
-translation of the rules translates most of them (치명타, 연쇄, 지속물), so such a word matches
-nothing in it; here it is matched to the English name by its sound, then searched as the
-translation's own word for that name.
+"""English game words written in Hangul or katakana, as Korean and Japanese players write
+them: 데스터치 for deathtouch, 캐스케이드 for cascade, 퍼머넌트 for permanent, 트램플 for
+trample; ディスカード for discard, ビジランス for vigilance. A translation of the rules
+translates many of them (치명타, 연쇄, 지속물; 捨てる, 警戒), so such a word matches nothing in
+it; here it is matched to the English name by its sound, then searched as the translation's
+own word for that name.
 
 The sound is compared as a skeleton of consonant classes, as Korean borrows English words:
 vowels and h dropped, voiced and voiceless alike (b/p/f/v, d/t, g/k), s, z, j, ch, sh and
@@ -10,10 +11,14 @@ th alike (death -> 데스), r kept only before a vowel (permanent -> 퍼머넌�
 트램플), a doubled class said once. 데스터치 and deathtouch are both T S T S; 퍼머넌트 and
 permanent P M N T. A skeleton of fewer than MIN_CLASSES classes says too little to match on.
 
+Katakana is read the same way (デスタッチ: T S T S), with the vowels Japanese adds after a
+consonant (ス, ト, ク) left out of the skeleton as Korean's ㅡ is, ー and ッ saying nothing.
+
 Which translated word an English name is comes from the store and the termbase, never from a
 list here (engine._loanwords): the titles a Korean text prints in both languages (the
-kormtgcr keyword rules: "702.2. 치명타 Deathtouch"; backend.bilingual_names) and the
-termbase's Korean column (permanent: 지속물).
+kormtgcr keyword rules: "702.2. 치명타 Deathtouch"), the headings of a Japanese glossary
+("警戒（けいかい）／Vigilance"; backend.bilingual_names), and the termbase's Korean and
+Japanese columns (permanent: 지속물, パーマネント).
 """
 
 from __future__ import annotations
@@ -125,9 +130,66 @@ def hangul_sound(word: str) -> str | None:
     return _collapse("".join(out))
 
 
-def hangul_key(word: str) -> str | None:
-    """The consonant skeleton of a Hangul word, or None if it is not all Hangul syllables."""
-    sound = hangul_sound(word)
+# Katakana as (consonant class, vowel), as _INITIALS and _MEDIALS read Hangul: h dropped
+# (ハ, ヒ, ヘ, ホ) but フ, English f; シ and チ the sh and ch of English, S; ン n; ヴ v.
+_KATAKANA = {
+    **{k: ("", v) for k, v in zip("アイウエオヤユヨワヲハヒヘホ", "aiueoauoaoaieo", strict=True)},
+    **{k: ("K", v) for k, v in zip("カキクケコガギグゲゴ", "aiueo" * 2, strict=True)},
+    **{
+        k: ("S", v)
+        for k, v in zip("サシスセソザジズゼゾチツヂヅ", "aiueo" * 2 + "iuiu", strict=True)
+    },
+    **{k: ("T", v) for k, v in zip("タテトダデド", "aeoaeo", strict=True)},
+    **{k: ("N", v) for k, v in zip("ナニヌネノ", "aiueo", strict=True)},
+    **{k: ("P", v) for k, v in zip("バビブベボパピプペポフヴ", "aiueo" * 2 + "uu", strict=True)},
+    **{k: ("M", v) for k, v in zip("マミムメモ", "aiueo", strict=True)},
+    **{k: ("L", v) for k, v in zip("ラリルレロ", "aiueo", strict=True)},
+    "ン": ("N", ""),
+}
+# The vowel Japanese adds after a consonant English ends a syllable with: the u of ク, ス,
+# ブ, フ, ル (デスタッチ, ブロック) and the o of ト, ド; it is said only before ー (ルール).
+_ADDED_VOWELS = {
+    **dict.fromkeys("クグスズツヅヌブプフムル", "u"),
+    **dict.fromkeys("トド", "o"),
+}
+# Small kana that give the syllable before them their vowel (ディ di, キャ kya, フォ fo).
+_SMALL_VOWELS = dict(zip("ァィゥェォャュョ", "aiueoauo", strict=True))
+# What says no sound of its own: the long vowel mark, a doubled consonant, the middle dot.
+_SILENT_KANA = frozenset("ーッ・")
+
+
+def katakana_sound(word: str) -> str | None:
+    """A katakana word as consonant classes (upper case) and vowels (lower case), or None if
+    it is not all katakana: the vowel a syllable adds after a final consonant (the u of ス,
+    the o of ト) is kept, and weighs only where names share a skeleton."""
+    out: list[str] = []
+    for i, ch in enumerate(word):
+        if ch in _SILENT_KANA or (ch == "グ" and word[i - 1 : i] == "ン"):
+            continue  # ング is English ng, one class (flying: フライング)
+        if ch in _SMALL_VOWELS:
+            if out and out[-1].islower():
+                out[-1] = _SMALL_VOWELS[ch]
+            else:
+                out.append(_SMALL_VOWELS[ch])
+            continue
+        if ch not in _KATAKANA:
+            return None
+        cls, vowel = _KATAKANA[ch]
+        if _ADDED_VOWELS.get(ch) == vowel and word[i + 1 : i + 2] not in ("ー", *_SMALL_VOWELS):
+            vowel = ""
+        out += [c for c in (cls, vowel) if c]
+    # ライ is the English i of flying and lifelink (y and i: latin_sounds).
+    return _collapse(out).replace("ai", "i") if out else None
+
+
+def loanword_sound(word: str) -> str | None:
+    """A Hangul or katakana word's sound (hangul_sound, katakana_sound), or None."""
+    return hangul_sound(word) if is_hangul(word) else katakana_sound(word)
+
+
+def loanword_key(word: str) -> str | None:
+    """The consonant skeleton of a Hangul or katakana word, or None if it is neither."""
+    sound = loanword_sound(word)
     return None if sound is None else _skeleton(sound)
 
 
@@ -185,10 +247,11 @@ def loanword_table(pairs: Iterable[tuple[str, str]]) -> LoanwordTable:
 
 
 def loanword_forms(word: str, table: LoanwordTable) -> list[str]:
-    """The translated words a Hangul loanword stands for (데스터치 -> 치명타), or none.
+    """The translated words a Hangul or katakana loanword stands for (데스터치 -> 치명타,
+    ディスカード -> 捨てる), or none.
     Where English names of the same consonants differ (deathtouch and the soft-g reading of
     targets: T S T S both), the one whose vowels are nearest the loanword's."""
-    sound = hangul_sound(word)
+    sound = loanword_sound(word)
     if sound is None or len(_skeleton(sound)) < MIN_CLASSES:
         return []
     found = table.get(_skeleton(sound), [])
