@@ -608,16 +608,23 @@ def _english_names(session: Any, query: str) -> tuple[str, dict[str, list[str]]]
 
 def _katakana_loanword(session: Any, run: str, names: dict[str, list[str]]) -> str:
     """A katakana run read as the Japanese translation's word for the English name it
-    sounds like (ディスカード: 捨てる), noted in ``names``; the run itself when the index
-    holds it, when it is the translation's katakana spelled otherwise (クリーンアップ:
-    fuzzy.katakana_correction), or when it sounds like no name."""
-    if document_count(session, Expr((Term((run,)),))) > 0:
+    sounds like (ディスカード: 捨てる), noted in ``names``; the run itself when a text
+    prints it as a word (not only inside a longer one: フラッシュ of フラッシュバック), when it
+    is the translation's katakana spelled otherwise (クリーンアップ: fuzzy.katakana_correction),
+    or when it sounds like no name."""
+    if _prints_word(session, run):  # first: the common case, and the cheapest to tell
         return run
-    if katakana_correction(run, katakana_terms(session)) is not None:
+    known = katakana_terms(session)
+    if katakana_correction(run, known) is not None:
         return run
-    from .loanword import loanword_forms  # only for a katakana word the index lacks
+    from .loanword import loanword_forms  # only for a katakana run no text prints
 
-    for form in loanword_forms(run, _loanwords(session, load_termbase(session), "ja")):
+    forms = [
+        f
+        for f in loanword_forms(run, _loanwords(session, load_termbase(session), "ja"))
+        if f != run
+    ]
+    for form in forms:
         terms = parse_query(form).terms
         if terms and all(document_count(session, Expr((t,))) > 0 for t in terms):
             names[run] = [form]
@@ -761,6 +768,25 @@ def _preferred(
     ):
         return ["ja"]
     return spelled or vocabulary_language(vocab) or term_languages or ["en"]
+
+
+# How many of the texts holding a katakana run are read to find it as a word of its own.
+WORD_SAMPLE = 50
+
+
+def _prints_word(session: Any, run: str) -> bool:
+    """Whether a text prints a katakana run as a word, not only inside a longer katakana
+    word (the index holds kana one by one, so フラッシュ matches フラッシュバック): read in
+    the best WORD_SAMPLE texts that hold it."""
+    groups = ranked_groups(session, Expr((Term((run,)),)), limit=WORD_SAMPLE)
+    if not groups:
+        return False
+    samples = sample_clauses(session, [g.id for g in groups])
+    alone = re.compile(rf"(?<![ァ-ヺー]){re.escape(run)}(?![ァ-ヺー])")
+    return any(
+        alone.search(f"{row.term or ''} {row.norm}")
+        for row in load_texts(session, samples.values()).values()
+    )
 
 
 def _japanese_forms(query: str, preferred: list[str]) -> bool:
