@@ -220,6 +220,9 @@ HAN_WORDS = [
     # the longest piece the index holds (双头巨人), not 双头, 头巨, 巨人
     ("双头巨人每队开始有多少生命", ["双头巨人", "每", "队", "开始", "生命"]),
     ("会怎样", []),  # only asking: nothing (the search falls back to han_pieces)
+    # 或者 (or) joins two words: cut there (before: 回合或, as in 回合或该回合, and 者战斗,
+    # pieces across the two words)
+    ("对手回合或者战斗的时候", ["对手", "回合", "战斗"]),
 ]
 
 # Chinese questions that match nothing whole, answered through their words (from

@@ -98,7 +98,10 @@ HAN_FUNCTION_CHARS = frozenset(
 HAN_QUESTION_WORDS = tuple(
     sorted(
         "可以 可不可以 能不能 会不会 是不是 要不要 算不算 有没有 什么 怎么 怎么办 怎么样 怎样 "
-        "如何 哪里 哪儿 哪些 为什么 多少 是否 能否 时候 的话 请问".split(),
+        "如何 哪里 哪儿 哪些 为什么 多少 是否 能否 时候 的话 请问 "
+        # Conjunctions (or, if, because, so, but, and, then): 回合或者战斗 is 回合, 战斗, not
+        # 回合或 and 者战斗, pieces the index holds across two words.
+        "或者 还是 如果 因为 所以 但是 而且 并且 然后".split(),
         key=len,
         reverse=True,
     )
