@@ -69,6 +69,12 @@ KOREAN_STEMS = [
     ("뒤집습니다", "뒤집"),
     ("단계랑", "단계"),  # 랑, "and" as players say it
     ("있어요", "있어요"),  # a stem of one syllable is too little to search
+    ("끝나면", "끝나"),  # 면, "if", after a vowel (before: searched as typed)
+    # 으면 after a consonant would leave one syllable: 면 alone is cut, and the stem keeps
+    # the vowel that joins it (뽑으 finds 뽑으려고 and 뽑을 as well as the question's 뽑으면)
+    ("받으면", "받으"),
+    ("회복돼", "회복"),  # 돼, the casual 되다 (before: its beginning 회, in 회전 and 회피)
+    ("앞면", "앞면"),  # a face: one syllable before 면
 ]
 
 # (query, the terms searched): particles, endings and asking words go
@@ -82,12 +88,12 @@ TERMS = [
     # syllable such as 해 or 다 is inside a thousand words of the translation (피해, 해결)
     ("이번 턴에 바로 공격 못 해?", ["턴에", "공격"]),
     ("대지 다 탭하면 뭐가 돼?", ["대지", "탭"]),
-    ("카드가 없으면 짐?", ["카드", "없으면", "패배"]),  # 짐: lost, the rules' 패배
+    ("카드가 없으면 짐?", ["카드", "없으", "패배"]),  # 짐: lost, the rules' 패배
     ("새 카드 취급이야?", ["새", "카드", "취급"]),  # 이야: casual "is it"
     ("추가 비용이 얼마나 돼?", ["추가", "비용"]),  # 얼마나: how much
     # Players' loanwords for the translation's native terms (data/player_words.tsv), read
     # through their particles: creature, damage; surrender for 패배를 인정 (104.3a)
-    ("크리쳐가 데미지를 받으면", ["생물", "피해", "받으면"]),
+    ("크리쳐가 데미지를 받으면", ["생물", "피해", "받으"]),
     ("언제든지 항복할 수 있나요", ["언제든지", "패배", "인정"]),
     ("山札の一番上", ["ライブラリー", "一番上"]),  # 山札: the library
     ("묘지에 있는 카드", ["무덤", "카드"]),  # 묘지: the graveyard, 무덤 in the translation

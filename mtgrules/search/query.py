@@ -125,7 +125,7 @@ KOREAN_QUESTION_WORDS = frozenset(
 # syllables, 0.7345 with one).
 _ANY_VERB_ENDINGS = tuple(
     "었어요 았어요 였어요 어요 아요 습니다 었습니다 았습니다 었는데요 았는데요 는데요 "
-    "었는데 았는데 는데 었나요 았나요 을까요 어서 아서 어도 아도 으면".split()
+    "었는데 았는데 는데 었나요 았나요 을까요 어서 아서 어도 아도 으면 면".split()
 )
 # What a Korean word carries after its stem (생물이, 생물들은, 공격하는, 탭된): particles,
 # the plural 들, and the endings of 하다 and 되다 verbs, longest first. The index stores Hangul
@@ -137,7 +137,7 @@ KOREAN_ENDINGS = tuple(
             "이라는 라는 이라 들이 들을 들은 들의 들에 들도 들로 들과 이 가 은 는 을 를 의 에 로 와 "
             "과 도 만 이랑 랑 "
             "하였습니다 했습니다 합니다 하나요 하는지 하려면 하면 하는 하고 하여 해도 해야 했다 "
-            "한다 하지 할 한 되었습니다 됩니다 되나요 되는 되면 되어 된다 되지 돼도 될 된".split()
+            "한다 하지 할 한 되었습니다 됩니다 되나요 되는 되면 되어 된다 되지 돼도 돼 될 된".split()
             + list(_ANY_VERB_ENDINGS)
         ),
         key=len,
