@@ -71,7 +71,7 @@ KOREAN_STEMS = [
     ("있어요", "있어요"),  # a stem of one syllable is too little to search
     ("끝나면", "끝나"),  # 면, "if", after a vowel (before: searched as typed)
     # 으면 after a consonant would leave one syllable: 면 alone is cut, and the stem keeps
-    # the vowel that joins it (뽑으 finds 뽑으려고 and 뽑을 as well as the question's 뽑으면)
+    # the vowel that joins it (뽑으 finds the rules' 뽑으려 as well as a question's 뽑으면)
     ("받으면", "받으"),
     ("회복돼", "회복"),  # 돼, the casual 되다 (before: its beginning 회, in 회전 and 회피)
     ("앞면", "앞면"),  # a face: one syllable before 면
