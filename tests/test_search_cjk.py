@@ -73,7 +73,7 @@ KOREAN_STEMS = [
     # 으면 after a consonant would leave one syllable: 면 alone is cut, and the stem keeps
     # the vowel that joins it (뽑으 finds the rules' 뽑으려 as well as a question's 뽑으면)
     ("받으면", "받으"),
-    ("회복돼", "회복"),  # 돼, the casual 되다 (before: its beginning 회, in 회전 and 회피)
+    ("회복돼", "회복"),  # 돼, the casual 되다 (before: its beginning 회, in 일회성 and 회피)
     ("앞면", "앞면"),  # a face: one syllable before 면
 ]
 
