@@ -672,6 +672,19 @@ def test_a_question_asks_whether_it_may_be_done(query, asking):
     assert asks_permission(parse_query(query).words if query else []) is asking
 
 
+def test_a_long_question_counts_the_words_that_say_something(engine):
+    """A judge's question of 41 words, 22 of them besides the small ones (held-out set 29;
+    before: refused, "the search query has 41 words; give at most 32"). 208.2a: a
+    characteristic-defining ability works in every zone."""
+    question = (
+        "My creature's power is equal to the number of cards in all graveyards. While it's "
+        "still in my hand, does it count as having that power for an effect that wants a "
+        "creature card with power 4 or more?"
+    )
+    assert len(fold_words(question)) == 41  # as the query counts them (creature s)
+    assert "208.2a" in [h.label for h in _search(engine, question, limit=3).hits]
+
+
 def test_nothing_found_is_not_an_error(engine):
     assert _search(engine, "zzzzqqqq xxxyyy").hits == []
 

@@ -34,6 +34,9 @@ DEFAULT_LIMIT = 20
 MAX_LIMIT = 500
 # Long enough to paste a rule's sentence; a 10 kB paste is a mistake, not a query.
 MAX_QUERY_CHARS = 500
+# Words that say something (neither stop nor asking words): a judge's question of forty words
+# ("My creature's power is equal to the number of cards in all graveyards. While it's still
+# in my hand, does it count ...") holds about twenty.
 MAX_QUERY_WORDS = 32
 # Words in nearly every clause. Dropped from a query that has other words: they rank
 # nothing, and "the"* alone matches 38,000 clauses (bm25 over all of them is the slow part).
@@ -229,9 +232,11 @@ def query_words_checked(query: str) -> list[str]:
             f"'{query[:40]}' has no letters or digits to search for; give words "
             "(stack, coût, 堆叠) or a rule number (107.3g)."
         )
-    if len(words) > MAX_QUERY_WORDS:
+    said = [w for w in words if w not in STOP_WORDS and not asks(w)]
+    if len(said) > MAX_QUERY_WORDS:
         raise QueryError(
-            f"the search query has {len(words)} words; give at most {MAX_QUERY_WORDS}."
+            f"the search query has {len(said)} words besides the small ones (the, of, what...); "
+            f"give at most {MAX_QUERY_WORDS}."
         )
     return words
 
