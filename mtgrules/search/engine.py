@@ -614,19 +614,13 @@ def _katakana_loanword(session: Any, run: str, names: dict[str, list[str]]) -> s
     or when it sounds like no name."""
     if _prints_word(session, run):  # first: the common case, and the cheapest to tell
         return run
-    known = katakana_terms(session)
-    if katakana_correction(run, known) is not None:
+    if katakana_correction(run, katakana_terms(session)) is not None:
         return run
     from .loanword import loanword_forms  # only for a katakana run no text prints
 
-    forms = [
-        f
-        for f in loanword_forms(run, _loanwords(session, load_termbase(session), "ja"))
-        if f != run
-    ]
-    for form in forms:
+    for form in loanword_forms(run, _loanwords(session, load_termbase(session), "ja")):
         terms = parse_query(form).terms
-        if terms and all(document_count(session, Expr((t,))) > 0 for t in terms):
+        if form != run and terms and all(document_count(session, Expr((t,))) > 0 for t in terms):
             names[run] = [form]
             return form
     return run
@@ -813,7 +807,10 @@ def _japanese_forms(query: str, preferred: list[str]) -> bool:
 
 @functools.cache
 def _japanese_table() -> Any:
-    """OpenCC's table of Japanese forms to Traditional ones (loaded on first use)."""
+    """OpenCC's table of Japanese forms to Traditional ones (loaded on first use). Here
+    rather than beside the Chinese tables of text/chinese.py: only search reads it, and a
+    change to text/ would change the aligner's signature (align/signature.py), making every
+    store realign."""
     import opencc
 
     return opencc.OpenCC("jp2t")
