@@ -331,6 +331,24 @@ WITHIN_A_NAMED_FEATURE = [
     ),
 ]
 
+# A question naming a section of the general rules by its title of two words or more stands
+# in that section: its rules join the candidates holding the title's words where they stand
+# (engine.SECTION_TITLE_WORDS). (query, a rule of the first three, why)
+WITHIN_A_NAMED_SECTION = [
+    (
+        "can i choose not to draw a card in my draw step?",
+        "504.1",
+        "504.1 'First, the active player draws a card' (no 'step'); before: 121.3, 703.4d, "
+        "121.1, 117.3a, 121.2b, 504.1 not among the candidates",
+    ),
+    (
+        "in the untap step does my opponent untap too",
+        "502.3",
+        "502.3 'the active player determines which permanents they control will untap'; "
+        "before: 703.4c, 500.3, Untap Step, 117.3a, 502.4",
+    ),
+]
+
 # A title is named by an inflection of its word ("phased": Phasing, both phase by lemma),
 # not by the bare lemma ("phase" of the turn's phases is no question on Phasing): (query,
 # is some 702.26 rule in the first three?, why).
@@ -1226,6 +1244,11 @@ def test_a_question_naming_a_feature_goes_to_its_rules(engine, query, first, why
 
 @pytest.mark.parametrize(("query", "rule", "why"), WITHIN_A_NAMED_FEATURE)
 def test_a_named_features_rules_hold_its_name(engine, query, rule, why):
+    assert rule in [h.label for h in _search(engine, query, limit=5).hits[:3]], why
+
+
+@pytest.mark.parametrize(("query", "rule", "why"), WITHIN_A_NAMED_SECTION)
+def test_a_named_sections_rules_hold_its_title(engine, query, rule, why):
     assert rule in [h.label for h in _search(engine, query, limit=5).hits[:3]], why
 
 
