@@ -93,3 +93,21 @@ TABLE = loanword_table(
 )
 def test_a_loanword_is_the_translations_word_for_the_nearest_name(loanword, forms):
     assert loanword_forms(loanword, TABLE) == forms
+
+
+# Katakana writes the vowel of but (shuffle, cut) as ア, Hangul as ㅓ: シャッフル and スペル
+# share S P L with shuffle and spell, their vowels tell them apart (a Japanese glossary's
+# headings: 切り直す（きりなおす）／Shuffle).
+JA_TABLE = loanword_table([("Shuffle", "切り直す"), ("spell", "呪文")])
+
+
+@pytest.mark.parametrize(
+    ("loanword", "forms"),
+    [
+        ("シャッフル", ["切り直す"]),  # before: 呪文, spell's e nearer than shuffle's u
+        ("スペル", ["呪文"]),
+        ("셔플", ["切り直す"]),  # Hangul's ㅓ is read as u already
+    ],
+)
+def test_katakana_a_is_the_vowel_of_but(loanword, forms):
+    assert loanword_forms(loanword, JA_TABLE) == forms

@@ -259,9 +259,14 @@ def loanword_forms(word: str, table: LoanwordTable) -> list[str]:
         return []
     from difflib import SequenceMatcher  # only for a Hangul word the index lacks
 
+    # Katakana writes the u of English cut, run and shuffle (the vowel of but) as ア: シャッフル
+    # is shuffle, not spell (S P L both). Hangul writes it ㅓ, read as u (_MEDIALS).
+    readings = (False, True) if katakana_sound(word) is not None else (False,)
     near = {native: 0.0 for _s, native in found}
     for english, native in found:
-        near[native] = max(near[native], SequenceMatcher(None, sound, english).ratio())
+        for as_a in readings:
+            heard = english.replace("u", "a") if as_a else english
+            near[native] = max(near[native], SequenceMatcher(None, sound, heard).ratio())
     best = max(near.values())
     if len(_skeleton(sound)) == MIN_CLASSES and best < SHORT_NEAR:
         return []
