@@ -6,7 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from mtgrules.search.inflection import compound_terms, inflected_terms, noun_stems
+from mtgrules.search.inflection import (
+    compound_terms,
+    ie_verb_bases,
+    inflected_terms,
+    noun_stems,
+)
 from mtgrules.termbase import shipped_termbase
 from mtgrules.text.fold import fold
 
@@ -60,3 +65,11 @@ def test_a_compound_finds_its_terms(typed, terms, why):
 )
 def test_noun_stems(word, language, stems):
     assert noun_stems(word, language) == stems
+
+
+@pytest.mark.parametrize(
+    ("word", "bases"),
+    [("dying", ["die"]), ("lying", ["lie"]), ("tying", ["tie"]), ("playing", []), ("ying", [])],
+)
+def test_an_english_verb_in_ie_takes_ying(word, bases):
+    assert ie_verb_bases(word) == bases

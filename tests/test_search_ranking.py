@@ -94,6 +94,20 @@ FIRST = [
         "a verb asked about with its object: the verb's entry (before: 107.5, then Tap Symbol)",
     ),
     (
+        "dying",
+        {},
+        ("glossary", "Dies", "en"),
+        "a verb in -ie: dying is die (spaCy's table says dye; the rules never print dying), "
+        "whose entry is in the third person (before: no hit at all)",
+    ),
+    (
+        "died",
+        {},
+        ("glossary", "Dies", "en"),
+        "the entry in the third person, named by another form of its verb (before: 404 "
+        "Graveyard, 404.1-404.3, Graveyard)",
+    ),
+    (
         "what does it mean to exile",
         {},
         ("glossary", "Exile", "en"),

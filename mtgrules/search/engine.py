@@ -71,7 +71,7 @@ from .backend import (
 from .crosslang import RENUMBERING, attach_aligned, concordant_groups
 from .fuzzy import MIN_FUZZY_LENGTH, american_spellings, corrections, katakana_correction
 from .hits import Ranked, attach_labels, lineages, make_hits, newest_member
-from .inflection import compound_terms, inflected_terms
+from .inflection import compound_terms, ie_verb_bases, inflected_terms
 from .query import (
     DEFAULT_LIMIT,
     MAX_LIMIT,
@@ -873,7 +873,7 @@ def _guessed_rows(
         return []
     from ..text.lemmas import guessed_bases  # only for a word the store lacks
 
-    guesses = {w: guessed_bases(w, SOURCE_LANGUAGE) for w in unknown}
+    guesses = {w: guessed_bases(w, SOURCE_LANGUAGE) + ie_verb_bases(w) for w in unknown}
     guesses = {w: bases for w, bases in guesses.items() if bases}
     if not guesses:
         return []
@@ -1245,6 +1245,10 @@ def _glossary_keys(
         lemma_of = dict(zip(parsed.tokens, parsed.lemmas, strict=True))
         if core != words and all(w in lemma_of for w in core):
             variants.add(" ".join(lemma_of[w] for w in core))
+        # An entry in the third person ("Dies") is named by the other forms of its verb:
+        # "dying", "died".
+        if len(core) == 1 and lemma_of.get(core[0], core[0]) != core[0]:
+            variants.add(lemma_of[core[0]] + "s")
         # A verb asked about with its object: "what does tapping a card mean" asks about
         # Tap, "casting a card and playing it" about Cast and Play.
         for ws in list(forms):

@@ -38,6 +38,9 @@ STEM_AT_LEAST = 4
 # Karte (card) of Kreaturen, "Friedhofskarten" Friedhof + s + Karten.
 COMPOUND_LINKS = {"de": ("s", "es", "n", "en", "e", "")}
 _VOWELS = "aeiouyаеиоуыэюя"
+# English verbs in -ie take -ying (die: dying, lie: lying, tie: tying): text/lemmas.py's
+# guessed_bases reads -ing off the stem, which leaves "dy"; spaCy's table says dying is dye.
+_IE_VERB_ENDING = ("ying", "ie")
 
 Pairs = set[tuple[str, str]]  # (concept, language)
 
@@ -124,3 +127,14 @@ def _in_language(termbase: Termbase, word: str, base: str) -> Pairs:
     inflected."""
     listed = _stems_of(termbase).listed.get(word) or inflected_terms(termbase, word)
     return {(c, lang) for c, lang in listed if base_language(lang) == base}
+
+
+def ie_verb_bases(word: str) -> list[str]:
+    """The English verb in -ie a folded ``word`` in -ying may be a form of ("dying" -> die),
+    for a caller that keeps only the bases its texts hold; else none."""
+    ending, base = _IE_VERB_ENDING
+    stem = word[: -len(ending)]
+    # After a vowel, -ying is -y + -ing (playing, obeying).
+    if not word.endswith(ending) or not stem.isalpha() or stem[-1:] in ("", *_VOWELS):
+        return []
+    return [stem + base]
