@@ -619,6 +619,12 @@ PLAYER_WORDS = [
 # killed" a commentary.
 PLAYER_FIRST = [
     (
+        "how many cards in a sealed deck",
+        ("rule", "100.2b"),
+        "sealed is a limited format: 100.2b 'In limited play ... at least forty cards' "
+        "(before: 905.1, 903.13a, 100.2a, 103.3, Library)",
+    ),
+    (
         "ETB triggers",
         ("rule", "603.6a"),
         "603.6a 'Enters-the-battlefield abilities trigger when a permanent enters'",
