@@ -111,3 +111,11 @@ JA_TABLE = loanword_table([("Shuffle", "切り直す"), ("spell", "呪文")])
 )
 def test_katakana_a_is_the_vowel_of_but(loanword, forms):
     assert loanword_forms(loanword, JA_TABLE) == forms
+
+
+def test_a_short_skeleton_needs_near_vowels_even_alone():
+    """A store whose only S P L name is spell (a Japanese chapter without its glossary: the
+    termbase's 呪文): シャッフル is not read as it (ratio 0.75), スペル is."""
+    alone = loanword_table([("spell", "呪文")])
+    assert loanword_forms("シャッフル", alone) == []
+    assert loanword_forms("スペル", alone) == ["呪文"]

@@ -30,8 +30,9 @@ from ..text.fold import is_hangul
 MIN_CLASSES = 3
 # A skeleton of only MIN_CLASSES classes is shared by many words (tapping and defining are
 # T P N): its English name must also be this near in vowels (SequenceMatcher ratio of the
-# two sounds: 플래시 and flash 0.89, 태핑 and defining 0.67).
-SHORT_NEAR = 0.75
+# two sounds: 플래시 and flash 0.89, 태핑 and defining 0.67, シャッフル and spell 0.75, which
+# a store whose only S P L name is spell read as 呪文 at a bound of 0.75).
+SHORT_NEAR = 0.8
 # The most translated words a loanword is searched as, when several English names sound alike.
 MAX_FORMS = 3
 
