@@ -619,6 +619,14 @@ PLAYER_WORDS = [
 # killed" a commentary.
 PLAYER_FIRST = [
     (
+        "three creatures blocked my big attacker, can I split its damage between them however "
+        "I like?",
+        ("rule", "510.1c"),
+        "a glossary entry the question merely shares words with weighs half (rank.ASIDE_ENTRY "
+        "0.5, was 0.7): 510.1c on a creature blocked by two or more (before: Combat Damage, "
+        "Assign Combat Damage, then 510.1c)",
+    ),
+    (
         "how many cards in a sealed deck",
         ("rule", "100.2b"),
         "sealed is a limited format: 100.2b 'In limited play ... at least forty cards' "
