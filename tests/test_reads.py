@@ -142,3 +142,22 @@ def test_chmod_alone_makes_a_store_read_only_for_other_users(store_copy: Path) -
     done = run_cli("diff", "en-2018-10-05", "en-2019-10-04", db=store_copy)
     assert done.returncode == 0, done.stderr
     assert _digest(store_copy) == before
+
+
+def test_sqlite_options_outside_a_file_uri_are_refused_with_the_url_that_works(
+    store_copy: Path,
+) -> None:
+    """mode=ro in a plain sqlite:/// URL is dropped by the driver, with a warning, and the
+    store opened read-write: refused in one line that gives the file: URI instead."""
+    before = _digest(store_copy)
+    done = run_cli("align", "107.3", "--store", db=f"sqlite:///{store_copy}?mode=ro")
+    assert done.returncode == 4
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Warning" not in done.stderr
+    fixed = f"sqlite:///file:{store_copy}?mode=ro&uri=true"
+    assert lines[0].endswith(f"use {fixed}")
+    assert _digest(store_copy) == before
+    # The URL it gives works, read-only.
+    assert run_cli("show", "107.3", db=fixed).returncode == 0
+    assert run_cli("align", "107.3", "--store", db=fixed).returncode == 4
+    assert _digest(store_copy) == before

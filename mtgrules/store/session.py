@@ -218,7 +218,35 @@ def _pg_begin(conn) -> None:
         conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({PG_WRITE_LOCK_KEY})")
 
 
+# What SQLAlchemy's pysqlite driver reads from a sqlite:// URL itself; any other option is
+# SQLite's own (mode=ro, immutable=1), which SQLite reads only from a file: URI.
+_SQLITE_DRIVER_OPTIONS = frozenset(
+    {"timeout", "isolation_level", "detect_types", "check_same_thread", "cached_statements", "uri"}
+)
+
+
+def _check_sqlite_options(url: str) -> None:
+    """A SQLite option outside a file: URI would be dropped with a warning (the store then
+    opened read-write despite mode=ro): refused, with the URL that works."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        return  # create_engine says why
+    if parsed.get_backend_name() != "sqlite":
+        return
+    options = sorted(set(parsed.query) - _SQLITE_DRIVER_OPTIONS)
+    uri = str(parsed.query.get("uri", "")).lower() in ("true", "1")
+    if options and not uri:
+        path = (parsed.database or "PATH").removeprefix("file:")
+        query = "&".join(f"{k}={parsed.query[k]}" for k in options)
+        raise StoreError(
+            f"cannot open the store at {url}: SQLite reads {', '.join(options)} only from a "
+            f"file: URI; use sqlite:///file:{path}?{query}&uri=true"
+        )
+
+
 def make_engine(url: str) -> Engine:
+    _check_sqlite_options(url)
     try:
         engine = create_engine(url)
     except ImportError as exc:
