@@ -784,6 +784,14 @@ def _search(engine, query: str, **opts):
         return search(s, query, **opts)
 
 
+def _other_candidates_on_pg(what: str) -> pytest.MarkDecorator:
+    """Skipped on PostgreSQL, whose full-text candidates (ts_rank, without idf) for a long
+    question are not SQLite's (bm25): ``what`` they are there."""
+    return pytest.mark.skipif(
+        ON_PG, reason=f"PostgreSQL's full-text candidates for this question {what}"
+    )
+
+
 def _what(hit) -> tuple:
     return (hit.kind, hit.term if hit.kind == "glossary" else hit.label, hit.language)
 
@@ -1249,11 +1257,7 @@ def test_the_rule_pointed_to_comes_before_its_pointer(engine, query, first, why)
     assert [h.label for h in _search(engine, query, limit=1).hits] == first[:1]
 
 
-@pytest.mark.skipif(
-    ON_PG,
-    reason="PostgreSQL's full-text candidates (ts_rank, without idf) for this question hold "
-    "no rule of 510.1: only glossary entries weigh there",
-)
+@_other_candidates_on_pg("hold no rule of 510.1: only glossary entries weigh there")
 @pytest.mark.parametrize(("query", "first", "why"), ASIDE_ENTRIES)
 def test_an_entry_a_question_shares_words_with_follows_the_rule(engine, query, first, why):
     assert _search(engine, query, limit=5).hits[0].label == first, why
@@ -1325,11 +1329,7 @@ def test_a_features_rules_are_read_to_its_end(engine):
     assert "702.190" not in labels and "702.19" not in labels
 
 
-@pytest.mark.skipif(
-    ON_PG,
-    reason="PostgreSQL's full-text candidates (ts_rank, without idf) for this question do not "
-    "hold 509.1a: 510.1d and 510.1c come first there",
-)
+@_other_candidates_on_pg("do not hold 509.1a: 510.1d and 510.1c come first there")
 @pytest.mark.parametrize(("query", "rule", "why"), ATTACKERS_AND_BLOCKERS)
 def test_attackers_and_blockers_are_attack_and_block(engine, query, rule, why):
     assert rule in [h.label for h in _search(engine, query, limit=5).hits[:2]], why
@@ -1356,10 +1356,9 @@ def test_a_symbol_in_a_question_is_its_entrys_term(engine, query, wanted, why):
     assert wanted <= found, (why, found)
 
 
-@pytest.mark.skipif(
-    ON_PG,
-    reason="PostgreSQL's full-text candidates for this question differ: 804.2 and 701.8 were "
-    "in its first three before keyword actions were left out, 400.3 not",
+@_other_candidates_on_pg(
+    "differ: 804.2 and 701.8 were in its first three before keyword actions were left out, "
+    "400.3 not"
 )
 @pytest.mark.parametrize(("query", "answer", "why"), ACTION_VERBS)
 def test_a_keyword_action_names_no_feature(engine, query, answer, why):

@@ -1623,7 +1623,7 @@ def _rank(
         # active player draws a card"): they join, and weigh the title's words as held.
         heads = clauses_labelled(db, sorted(named_features.sections))
         within = clauses_within(db, heads, WITHIN)
-        _join_rules(plan, pool, examined, within)
+        _add_named_rules(plan, pool, examined, within, first=0, defining=False)
     concordant = (
         concordant_groups(db, translations, term_languages, plan.by_id, plan.kinds, termbase)
         if aligned and translations
@@ -1789,8 +1789,9 @@ def _rank(
         lang = c.group.language
         found, coverage = cover[c.group.id]
         # A rule of a feature the query names holds the feature's name by where it stands.
-        naming = set(naming_by_label.get(subjects.of.get(c.group.id, (0, ""))[1], ()))
-        naming |= naming_sections.get(subjects.section_of.get(c.group.id, (0, ""))[1], set())
+        naming = naming_by_label.get(
+            subjects.of.get(c.group.id, (0, ""))[1], set()
+        ) | naming_sections.get(subjects.section_of.get(c.group.id, (0, ""))[1], set())
         inherited = INHERITED * sum(idfs[i] for i in naming if not found[i])
         coverage = min(coverage + inherited / total_idf, 1.0)
         held = [bool(f) for f in found]
@@ -2418,10 +2419,13 @@ def _add_named_rules(
     clauses: list[Any],
     first: int = FIRST,
     order: int | None = None,
+    defining: bool = True,
 ) -> None:
     """These rules, and their ``first`` subrules, join the candidates (only join: weighed
     as the texts of a term the question holds). With an ``order``, those new to the
-    candidates read as subrules at that place (rank.Features.order)."""
+    candidates read as subrules at that place (rank.Features.order). Not ``defining``
+    (a section's rules): weighed on their words alone, as any text the query's words found,
+    never read as defining the query's term."""
     db = plan.db
     rows = clauses + (clauses_under(db, clauses, first) if first else [])
     languages = {e.id: e.language for e in plan.by_id.values()}
@@ -2432,19 +2436,7 @@ def _add_named_rules(
                 c = pool[g.id] = _Candidate(g)
                 if order is not None:
                     c.sub, c.order = True, order
-            c.contained = True
-            examined.add(g.id)
-
-
-def _join_rules(
-    plan: _Plan, pool: dict[int, _Candidate], examined: set[int], clauses: list[Any]
-) -> None:
-    """These rules join the candidates as any text the query's words found: weighed on their
-    words, never read as defining the query's term (_add_named_rules)."""
-    languages = {e.id: e.language for e in plan.by_id.values()}
-    for g in groups_by_clause(plan.db, clauses, languages).values():
-        if not plan.kinds or g.kind in plan.kinds:
-            pool.setdefault(g.id, _Candidate(g))
+            c.contained = c.contained or defining
             examined.add(g.id)
 
 
