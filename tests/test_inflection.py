@@ -8,6 +8,7 @@ import pytest
 
 from mtgrules.search.inflection import (
     compound_terms,
+    derived_nouns,
     ie_verb_bases,
     inflected_terms,
     noun_stems,
@@ -73,3 +74,24 @@ def test_noun_stems(word, language, stems):
 )
 def test_an_english_verb_in_ie_takes_ying(word, bases):
     assert ie_verb_bases(word) == bases
+
+
+@pytest.mark.parametrize(
+    ("lemma", "held"),
+    [
+        ("resolve", "resolution"),
+        ("regenerate", "regeneration"),
+        ("declare", "declaration"),
+        ("assign", "assignment"),
+        ("destroy", "destruction"),
+        ("prevent", "prevention"),
+    ],
+)
+def test_an_english_verb_names_its_noun(lemma, held):
+    assert held in derived_nouns(lemma)
+
+
+@pytest.mark.parametrize("lemma", ["state", "cast", "play", "1/1", ""])
+def test_a_short_verb_names_no_noun(lemma):
+    # state: station, and the like; only the texts' words are kept by the caller.
+    assert derived_nouns(lemma) == []

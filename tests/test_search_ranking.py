@@ -120,6 +120,13 @@ FIRST = [
         "by its lemma, after the asking words",
     ),
     (
+        "can I regenerate a creature I sacrifice",
+        {},
+        ("rule", "701.21a", "en"),
+        "the verb finds its noun: 'doesn't destroy it, so regeneration ... can't affect this "
+        "action' (before: 701.19b, which never says sacrifice)",
+    ),
+    (
         "when is concession allowed",
         {},
         ("glossary", "Concede", "en"),

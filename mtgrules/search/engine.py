@@ -71,7 +71,7 @@ from .backend import (
 from .crosslang import RENUMBERING, attach_aligned, concordant_groups
 from .fuzzy import MIN_FUZZY_LENGTH, american_spellings, corrections, katakana_correction
 from .hits import Ranked, attach_labels, lineages, make_hits, newest_member
-from .inflection import compound_terms, ie_verb_bases, inflected_terms
+from .inflection import compound_terms, derived_nouns, ie_verb_bases, inflected_terms
 from .query import (
     DEFAULT_LIMIT,
     MAX_LIMIT,
@@ -280,6 +280,7 @@ def search(
     parsed = _with_lemmas(parsed, vocab, preferred)
     if any(same_language(p, SOURCE_LANGUAGE) for p in preferred):
         parsed = _with_opposites(parsed, {w for w, _lang, _lemma, docs in vocab if docs > 0})
+        parsed = _with_derived(session, parsed)
     plan = _Plan(
         session,
         kinds,
@@ -948,6 +949,30 @@ def _with_opposites(parsed: ParsedQuery, held: set[str]) -> ParsedQuery:
             _OPPOSITE + w for w in typed if not t.charwise and (w in t.alts or stem(w) in t.alts)
         ]
         terms.append(Term(tuple(dict.fromkeys((*t.alts, *extra))), t.lemmas) if extra else t)
+    return ParsedQuery(parsed.text, parsed.words, terms, parsed.tokens, parsed.lemmas)
+
+
+def _with_derived(db: Any, parsed: ParsedQuery) -> ParsedQuery:
+    """An English verb of the query also finds the noun made from it, where the texts hold
+    that noun (inflection.derived_nouns): players ask "where does an
+    instant go after it resolves", the rule says "as the final part of an instant or sorcery
+    spell's resolution" (608.2n)."""
+    wanted = {
+        t: [f for lm in (t.lemmas or t.alts[:1]) for f in derived_nouns(lm)]
+        for t in parsed.terms
+        if not t.charwise
+    }
+    if not any(wanted.values()):
+        return parsed
+    held = {
+        w
+        for w, lang, _lemma, docs in word_rows(db, [f for fs in wanted.values() for f in fs])
+        if docs > 0 and same_language(lang, SOURCE_LANGUAGE)
+    }
+    terms = []
+    for t in parsed.terms:
+        extra = next((f for f in wanted.get(t, ()) if f in held), None)
+        terms.append(Term((*t.alts, extra), t.lemmas) if extra and extra not in t.alts else t)
     return ParsedQuery(parsed.text, parsed.words, terms, parsed.tokens, parsed.lemmas)
 
 
