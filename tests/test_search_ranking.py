@@ -127,6 +127,14 @@ FIRST = [
         "action' (before: 701.19b, which never says sacrifice)",
     ),
     (
+        "is putting a land onto the battlefield the same as playing it",
+        {},
+        ("rule", "305.4", "en"),
+        "'putting' is put (spaCy's table says putt, which the rules never print): 305.4 "
+        "'Effects may also allow players to put lands onto the battlefield. This isn't the "
+        "same as playing a land' (before: 701.18a first)",
+    ),
+    (
         "when is concession allowed",
         {},
         ("glossary", "Concede", "en"),

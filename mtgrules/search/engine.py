@@ -272,6 +272,7 @@ def search(
         [*parsed.words, *parsed.tokens, *(a for t in parsed.terms for a in t.alts), *opposites],
     )
     vocab += _guessed_rows(session, parsed.tokens, vocab)
+    vocab += _slipped_rows(session, vocab)
     preferred = _preferred(query, language, term_languages, vocab)
     if not language and (
         _japanese_forms(query, preferred) or _japanese_entry(session, parsed, preferred)
@@ -887,6 +888,47 @@ def _guessed_rows(
         found = next((b for b in bases if b in rows), None)
         if found is not None:
             out += [(word, lang, lemma, 0) for lang, lemma in rows[found]]
+    return out
+
+
+def _slipped_rows(
+    db: Any, vocab: list[tuple[str, str, str, int]]
+) -> list[tuple[str, str, str, int]]:
+    """Vocabulary rows for English words whose table lemma the texts never print, from
+    their regular endings (text/lemmas.guessed_bases) where one is a word the texts hold:
+    spaCy's table gives "putting" as putt (the golf stroke), so a question saying "putting a
+    land onto the battlefield" found none of the rules that say put (305.4). The texts
+    index the same slip (putting: putt), so the table's lemma is kept beside it."""
+    slipped = {
+        w: lemma
+        for w, lang, lemma, _docs in vocab
+        if lemma != w and same_language(lang, SOURCE_LANGUAGE)
+    }
+    if not slipped:
+        return []
+    printed = {
+        w
+        for w, lang, _lemma, docs in word_rows(db, list(set(slipped.values())))
+        if docs > 0 and same_language(lang, SOURCE_LANGUAGE)
+    }
+    slipped = {w: lm for w, lm in slipped.items() if lm not in printed}
+    if not slipped:
+        return []
+    from ..text.lemmas import guessed_bases  # only for a lemma the texts never print
+
+    guesses = {
+        w: [b for b in guessed_bases(w, SOURCE_LANGUAGE) if b != lm] for w, lm in slipped.items()
+    }
+    held = {
+        w: lemma
+        for w, lang, lemma, docs in word_rows(db, [b for bs in guesses.values() for b in bs])
+        if docs > 0 and same_language(lang, SOURCE_LANGUAGE)
+    }
+    out = []
+    for word, bases in guesses.items():
+        found = next((b for b in bases if b in held), None)
+        if found is not None:
+            out.append((word, SOURCE_LANGUAGE, held[found], 0))
     return out
 
 
