@@ -614,3 +614,21 @@ def test_a_kanji_term_of_the_japanese_glossary_alone_is_japanese(
     with session_scope(corpus_with_japanese, write=False) as s:
         first = search(s, query, limit=3).hits[0]
     assert first.kind == "glossary" and first.language == language, why
+
+
+# (query, the entry first): a Japanese question for the meaning of a term (Xの意味, X
+# どういう意味) names its entry, as "what does X mean" does in English. Before, バトルの意味
+# opened with 310.8g and 注釈文の意味 with 701.1 (the entry fifth).
+MEANING_ASKED = [
+    ("バトルの意味", "バトル（ばとる）／Battle"),
+    ("注釈文の意味", "注釈文（ちゅうしゃくぶん）／Reminder Text"),
+    ("注釈文の定義", "注釈文（ちゅうしゃくぶん）／Reminder Text"),
+]
+
+
+@needs_translations
+@pytest.mark.parametrize(("query", "term"), MEANING_ASKED)
+def test_a_japanese_question_for_a_meaning_opens_with_the_entry(cjk_store, query, term):
+    with session_scope(cjk_store, write=False) as s:
+        hit = search(s, query, limit=3).hits[0]
+    assert (hit.kind, hit.term) == ("glossary", term)

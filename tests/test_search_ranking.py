@@ -18,7 +18,16 @@ from mtgrules.search import search
 from mtgrules.search.backend import _holds, clauses_within, document_count, han_terms
 from mtgrules.search.engine import _subject_label, _without_parameter
 from mtgrules.search.fuzzy import american_spellings, corrections
-from mtgrules.search.query import Expr, Term, han_pieces, han_words, index_tokens, parse_query, stem
+from mtgrules.search.query import (
+    Expr,
+    Term,
+    han_pieces,
+    han_subject,
+    han_words,
+    index_tokens,
+    parse_query,
+    stem,
+)
 from mtgrules.search.rank import (
     Features,
     bigrams,
@@ -68,6 +77,13 @@ FIRST = [
     ("comander", {}, ("glossary", "Commander", "en"), "a letter missing"),
     ("堆叠", {}, ("glossary", "堆叠", "zh-Hans"), "the Chinese entry"),
     ("堆疊", {}, ("glossary", "堆叠", "zh-Hans"), "Traditional script finds the entry"),
+    (
+        "横置是什么意思",
+        {},
+        ("glossary", "横置", "zh-Hans"),
+        "a Chinese question of one term (是什么意思: what does it mean) names its entry "
+        "(before: 横置符号, 已横置, 未横置, then 横置)",
+    ),
     ("pile", {}, ("rule", None, "fr"), "French by the termbase: the French clauses first"),
     ("kicker", {}, ("glossary", "Kicker, Kicked", "en"), "a heading's first variant"),
     ("kicked", {}, ("glossary", "Kicker, Kicked", "en"), "the second variant (its lemma too)"),
@@ -230,6 +246,15 @@ PIECES = [
     ("起手牌有几张", ["起手", "手牌"]),
     ("堆叠上的咒语", ["堆叠", "叠上", "咒语"]),
     ("有几", ["有几"]),  # only question characters: keep them rather than nothing
+]
+
+# han_subject: (run, the term it asks about; "" when none or several)
+HAN_SUBJECTS = [
+    ("横置是什么意思", "横置"),
+    ("什么是延势", "延势"),
+    ("横置", ""),  # no question: the run is the term already
+    ("起手牌有几张", ""),  # 几张 is no question word: not cut
+    ("免费施放有", ""),
 ]
 
 # han_words on the bundled corpus: (question, the words searched). Checked by hand in
@@ -1037,6 +1062,11 @@ def test_plural_endings_are_cut(word, prefix):
 @pytest.mark.parametrize(("run", "pieces"), PIECES)
 def test_chinese_pieces(run, pieces):
     assert han_pieces(run) == pieces
+
+
+@pytest.mark.parametrize(("run", "subject"), HAN_SUBJECTS)
+def test_the_term_a_chinese_question_asks_about(run, subject):
+    assert han_subject(run) == subject
 
 
 @pytest.mark.parametrize(("run", "words"), HAN_WORDS)

@@ -26,7 +26,7 @@ from ..store.queries import EditionInfo, filter_editions, list_editions
 from ..store.search_index import term_key
 from ..termbase import Termbase, load_termbase
 from ..text.detect import spelled_languages
-from ..text.fold import fold_words, is_charwise, is_han, is_hangul
+from ..text.fold import fold, fold_words, is_charwise, is_han, is_hangul
 from ..text.fold import pattern as fold_pattern
 from ..text.labels import closing_reference, match_rule_query, parent_of, rule_of, rules_in_query
 from ..text.language import (
@@ -84,6 +84,7 @@ from .query import (
     asks_permission,
     check_query,
     han_pieces,
+    han_subject,
     han_words,
     index_tokens,
     japanese_compared,
@@ -1299,6 +1300,11 @@ def _glossary_keys(
             forms.add(tuple(piece))
             if len(piece) == 1:
                 forms.update((*piece, *tail) for tail in tails)
+    # A Chinese question of one term ("横置是什么意思") asks for its entry, as "what does
+    # tapping mean" does.
+    subject = han_subject(core[0]) if len(core) == 1 and is_han(core[0]) else ""
+    if subject:
+        forms.add((subject,))
     # A Japanese comparison ("オーナーとコントローラーの違いは") asks about both terms too.
     forms.update(tuple(fold_words(p)) for p in japanese_compared(parsed.text))
     if as_typed:
@@ -1423,9 +1429,12 @@ _QUALITIES = frozenset(
 
 
 # What closes or opens the term a question asks about ("what does tapping mean", "what does
-# it mean to exile"): searched, as a keyword's rule says what it "means", but no part of
-# the term.
-_MEANING = frozenset({"mean", "means"})
+# it mean to exile"; Japanese "注釈文の意味", Korean "정적 능력의 뜻": the meaning or
+# definition of): searched, as a keyword's rule says what it "means", but no part of the
+# term. Only at either end: 정의 (definition) inside "특징 정의 능력" (characteristic-
+# defining ability) belongs to the term.
+# Folded as queries are (定義 is 定义).
+_MEANING = frozenset(fold(w) for w in ("mean", "means", "意味", "定義", "뜻", "의미", "정의"))
 
 
 def _said(words: list[str]) -> list[str]:

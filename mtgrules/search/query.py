@@ -102,6 +102,8 @@ HAN_QUESTION_WORDS = tuple(
     sorted(
         "可以 可不可以 能不能 会不会 是不是 要不要 算不算 有没有 什么 怎么 怎么办 怎么样 怎样 "
         "如何 哪里 哪儿 哪些 为什么 多少 是否 能否 时候 的话 请问 "
+        # Meaning (是什么意思: what does it mean), which the Chinese rules never print.
+        "意思 "
         # Conjunctions (or, if, because, so, but, and, then): 回合或者战斗 is 回合, 战斗, not
         # 回合或 and 者战斗, pieces the index holds across two words.
         "或者 还是 如果 因为 所以 但是 而且 并且 然后".split(),
@@ -568,6 +570,17 @@ def han_pieces(run: str) -> list[str]:
 MAX_HAN_WORD = 12
 # The longest stretch between glossary words looked up whole in the index (双头巨人 is four).
 MAX_GAP_WORD = 6
+
+
+def han_subject(run: str) -> str:
+    """The term a Chinese question of one subject asks about: the run without its question
+    words (HAN_QUESTION_WORDS) and the characters that only link at either end of what is
+    left ("横置是什么意思" -> 横置, "什么是延势" -> 延势); "" when the run holds no question
+    word, or what is left is nothing or more than one part."""
+    cut = re.split("|".join(HAN_QUESTION_WORDS), run)
+    parts = [p.strip("".join(HAN_FUNCTION_CHARS)) for p in cut]
+    parts = [p for p in parts if p]
+    return parts[0] if len(cut) > 1 and len(parts) == 1 else ""
 
 
 def han_words(run: str, words: Collection[str], occurs: Callable[[str], bool]) -> list[str]:
