@@ -1477,6 +1477,18 @@ def test_typos_are_corrected_to_the_nearest_word(engine, typo, meant):
 # the table now reads (data/player_words.tsv). Before, it was not in the first five.
 PLAYER_WORDS_WITHIN_FIVE = [
     (
+        "aura fell off",
+        "704.5m",
+        "an Aura falls off: 704.5m 'that Aura is put into its owner's graveyard' (before: "
+        "702.65, 702.65a, 303.4d, 312.5, 303.4)",
+    ),
+    (
+        "why did my equipment fall off",
+        "704.5n",
+        "an Equipment falls off: 704.5n 'it becomes unattached' (before: 101.2a, then 301.5 "
+        "and its subrules)",
+    ),
+    (
         "can a creature attack more than one player in multiplayer",
         "802.1",
         "802.1 'allow the active player to attack multiple other players': more than one is "
