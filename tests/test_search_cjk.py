@@ -632,3 +632,30 @@ def test_a_japanese_question_for_a_meaning_opens_with_the_entry(cjk_store, query
     with session_scope(cjk_store, write=False) as s:
         hit = search(s, query, limit=3).hits[0]
     assert (hit.kind, hit.term) == ("glossary", term)
+
+
+@pytest.fixture(scope="module")
+def chapter_store(tmp_path_factory):
+    """The Japanese MediaWiki chapter 1 (no glossary: no Japanese word for shuffle) beside
+    the Korean translation of 2016 (whose 701.18 title is "섞기 Shuffle")."""
+    chapter = TRANSLATIONS / "ja-2026-01-16-chapter1.mediawiki.txt"
+    korean = TRANSLATIONS / "ko-2016-09-30.kormtgcr.txt"
+    if not (chapter.is_file() and korean.is_file()):
+        pytest.skip(f"{TRANSLATIONS} not present (the shared data)")
+    ref = pg_create_database() if ON_PG else tmp_path_factory.mktemp("ch") / "ch.sqlite"
+    engine = open_store(str(ref))
+    with session_scope(engine) as s:
+        ingest_and_align(s, [korean])
+    with session_scope(engine) as s:
+        ingest_and_align(s, [chapter], language="ja")
+    yield engine
+    engine.dispose()
+    drop_store(ref)
+
+
+def test_a_katakana_loanword_without_a_japanese_word_is_read_as_english(chapter_store):
+    # Before, the Korean names were its only table: シャッフル was searched as 섞기.
+    with session_scope(chapter_store, write=False) as s:
+        result = search(s, "ライブラリーをシャッフルする", limit=3)
+    assert result.fuzzy_words["シャッフル"] == ["Shuffle"]
+    assert result.hits and result.hits[0].language == "ja"

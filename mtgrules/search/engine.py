@@ -1055,13 +1055,17 @@ def _resolve_terms(
                 terms.append(Term((fix,)))
                 continue
             # A Korean player's English loanword (데스터치): the translation's word for
-            # that name (치명타), not the longest beginning of the loanword (데스). (A
-            # Japanese one is read as the translation's word before parsing: _english_names.)
+            # that name (치명타), not the longest beginning of the loanword (데스). A
+            # Japanese one is read as the translation's word before parsing (_english_names);
+            # one the store has no Japanese word for (a Japanese text without its glossary)
+            # is searched as its English name, never as a Korean word that sounds alike
+            # (シャッフル: shuffle, not 섞기).
             from .loanword import loanword_forms  # only for a kana or Hangul word unheld
 
+            language = "ko" if is_hangul(word) else "en"
             forms = [
                 f
-                for f in loanword_forms(word, _loanwords(db, termbase, "ko"))
+                for f in loanword_forms(word, _loanwords(db, termbase, language))
                 if _df(db, Term((f,)), dfs) > 0
             ]
             if forms:
@@ -1128,11 +1132,19 @@ def _resolve_terms(
 def _loanwords(db: Any, termbase: Termbase, language: str) -> LoanwordTable:
     """The Korean or Japanese (``language``) words English loanwords are searched as
     (loanword.py): from the titles and glossary headings the store's texts of that language
-    print in both languages, and the termbase's column for it."""
+    print in both languages, and the termbase's column for it; for "en", those English
+    names themselves."""
 
     from .loanword import loanword_table
 
     def build(db: Any) -> LoanwordTable:
+        if language == "en":  # the English names themselves, of every source below
+            named = bilingual_names(db)
+            pairs = [(e, e) for lang in named for e, _native in named[lang]]
+            pairs += [
+                (f, f) for forms in termbase.concepts.values() for lang, f in forms if lang == "en"
+            ]
+            return loanword_table(pairs)
         pairs = list(bilingual_names(db)[language])
         for forms in termbase.concepts.values():
             native = [f for lang, f in forms if lang == language and not f.isascii()]
