@@ -880,6 +880,13 @@ def _guessed_rows(
     guesses = {w: bases for w, bases in guesses.items() if bases}
     if not guesses:
         return []
+    return _first_held_bases(db, guesses)
+
+
+def _first_held_bases(db: Any, guesses: dict[str, list[str]]) -> list[tuple[str, str, str, int]]:
+    """For each word, the vocabulary rows of the first of its guessed bases (most likely
+    first) that the English texts hold, as the word's own: (word, language, the base's
+    lemma, 0: the word itself holds no text)."""
     rows: dict[str, list[tuple[str, str]]] = {}
     for base, lang, lemma, docs in word_rows(db, [b for bs in guesses.values() for b in bs]):
         if docs > 0 and same_language(lang, SOURCE_LANGUAGE):
@@ -920,17 +927,7 @@ def _slipped_rows(
     guesses = {
         w: [b for b in guessed_bases(w, SOURCE_LANGUAGE) if b != lm] for w, lm in slipped.items()
     }
-    held = {
-        w: lemma
-        for w, lang, lemma, docs in word_rows(db, [b for bs in guesses.values() for b in bs])
-        if docs > 0 and same_language(lang, SOURCE_LANGUAGE)
-    }
-    out = []
-    for word, bases in guesses.items():
-        found = next((b for b in bases if b in held), None)
-        if found is not None:
-            out.append((word, SOURCE_LANGUAGE, held[found], 0))
-    return out
+    return _first_held_bases(db, guesses)
 
 
 def _with_lemmas(
