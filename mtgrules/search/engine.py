@@ -994,9 +994,9 @@ def _with_opposites(parsed: ParsedQuery, held: set[str]) -> ParsedQuery:
 
 def _with_derived(db: Any, parsed: ParsedQuery) -> ParsedQuery:
     """An English verb of the query also finds the noun made from it, where the texts hold
-    that noun (inflection.derived_nouns): players ask "where does an
-    instant go after it resolves", the rule says "as the final part of an instant or sorcery
-    spell's resolution" (608.2n)."""
+    that noun (inflection.derived_nouns): players ask "where does an instant go after it
+    resolves", the rule says "as the final part of an instant or sorcery spell's
+    resolution" (608.2n)."""
     wanted = {
         t: [f for lm in (t.lemmas or t.alts[:1]) for f in derived_nouns(lm)]
         for t in parsed.terms
