@@ -59,6 +59,7 @@ UNSEEN_SETS = [
     Path(__file__).resolve().parent / "search_relevance_holdout28.toml",
     Path(__file__).resolve().parent / "search_relevance_holdout29.toml",
     Path(__file__).resolve().parent / "search_relevance_holdout30.toml",
+    Path(__file__).resolve().parent / "search_relevance_holdout31.toml",
 ]
 MIN_QUERIES = 40
 MIN_PER_LANGUAGE = 6
